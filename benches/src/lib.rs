@@ -1,0 +1,1 @@
+//! Benchmarks of capturefast live in `rust/`; this crate has no library code.

@@ -1,0 +1,182 @@
+//! Moves: the played card and the exact captured set, or a Chkobba cut decision.
+//!
+//! A move packs into one `u64`: captured set in bits 0-39, card id in bits 40-45, kind in bits
+//! 46-47. Ordering moves by the packed value orders them by kind, then card, then captured mask,
+//! which is the order legal moves are listed in.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::error::Error;
+
+/// What a move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// Play a card from hand: it captures the given set, or trails when the set is empty.
+    Play = 0,
+    /// Chkobba: the cutter keeps the cut card in hand (K5.3).
+    KeepCut = 1,
+    /// Chkobba: the cutter puts the cut card face up on the table (K5.4).
+    TableCut = 2,
+}
+
+impl MoveKind {
+    /// The name used in the Python API: `play`, `keep_cut`, `table_cut`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Play => "play",
+            MoveKind::KeepCut => "keep_cut",
+            MoveKind::TableCut => "table_cut",
+        }
+    }
+}
+
+/// A move, packed in one `u64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move(u64);
+
+const CAPTURE_MASK: u64 = (1 << 40) - 1;
+
+impl Move {
+    /// Play `card`, capturing `captures` (empty: the card trails).
+    pub fn play(card: Card, captures: CardSet) -> Move {
+        Move(captures.0 | (u64::from(card.id()) << 40))
+    }
+
+    /// A Chkobba cut decision on `card`.
+    pub fn cut(card: Card, keep: bool) -> Move {
+        let kind = if keep { MoveKind::KeepCut } else { MoveKind::TableCut };
+        Move((u64::from(card.id()) << 40) | ((kind as u64) << 46))
+    }
+
+    /// The packed form.
+    pub fn to_bits(self) -> u64 {
+        self.0
+    }
+
+    /// Unpacks a move; `None` if the bits are not a well-formed move.
+    pub fn from_bits(bits: u64) -> Option<Move> {
+        let card = Card::new(((bits >> 40) & 0x3F) as u8)?;
+        let kind = (bits >> 46) & 3;
+        let captures = CardSet(bits & CAPTURE_MASK);
+        match kind {
+            0 if bits >> 48 == 0 && !captures.contains(card) => Some(Move(bits)),
+            1 | 2 if bits >> 48 == 0 && captures.is_empty() => Some(Move(bits)),
+            _ => None,
+        }
+    }
+
+    /// The kind.
+    pub fn kind(self) -> MoveKind {
+        match (self.0 >> 46) & 3 {
+            0 => MoveKind::Play,
+            1 => MoveKind::KeepCut,
+            _ => MoveKind::TableCut,
+        }
+    }
+
+    /// The played card (or the cut card).
+    pub fn card(self) -> Card {
+        Card::new(((self.0 >> 40) & 0x3F) as u8).expect("a move holds a valid card id")
+    }
+
+    /// The captured cards (empty for trails and cut decisions).
+    pub fn captures(self) -> CardSet {
+        CardSet(self.0 & CAPTURE_MASK)
+    }
+}
+
+impl fmt::Display for Move {
+    /// `7D x 3C+4S`, `7D` (trail), `keep 7D`, `table 7D`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind() {
+            MoveKind::KeepCut => write!(f, "keep {}", self.card()),
+            MoveKind::TableCut => write!(f, "table {}", self.card()),
+            MoveKind::Play if self.captures().is_empty() => write!(f, "{}", self.card()),
+            MoveKind::Play => write!(f, "{} x {}", self.card(), self.captures()),
+        }
+    }
+}
+
+impl FromStr for Move {
+    type Err = Error;
+
+    /// Parses the notation of [`Move`]'s `Display`; captured cards in any order, `+` or spaces.
+    fn from_str(s: &str) -> Result<Move, Error> {
+        let bad = || Error::BadMove(s.to_string());
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase();
+        for (word, keep) in [("keep", true), ("table", false)] {
+            if let Some(rest) = lower.strip_prefix(word)
+                && rest.starts_with(char::is_whitespace)
+            {
+                let card: Card = rest.trim().parse().map_err(|_| bad())?;
+                return Ok(Move::cut(card, keep));
+            }
+        }
+        let (card_s, caps_s) = match t.split_once(['x', 'X']) {
+            Some((a, b)) if !a.trim().is_empty() && a.trim().len() <= 2 => (a, Some(b)),
+            _ => (t, None),
+        };
+        let card: Card = card_s.trim().parse().map_err(|_| bad())?;
+        let mut captures = CardSet::EMPTY;
+        if let Some(caps) = caps_s {
+            let mut n = 0;
+            for part in caps.split(|c: char| c == '+' || c.is_whitespace()).filter(|p| !p.is_empty())
+            {
+                let c: Card = part.parse().map_err(|_| bad())?;
+                if captures.contains(c) || c == card {
+                    return Err(Error::DuplicateCard(c.to_string()));
+                }
+                captures.insert(c);
+                n += 1;
+            }
+            if n == 0 {
+                return Err(bad());
+            }
+        }
+        Ok(Move::play(card, captures))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn packs_and_unpacks() {
+        let caps: CardSet = [c("3C"), c("4S")].into_iter().collect();
+        let m = Move::play(c("7D"), caps);
+        assert_eq!(m.card(), c("7D"));
+        assert_eq!(m.captures(), caps);
+        assert_eq!(m.kind(), MoveKind::Play);
+        assert_eq!(Move::from_bits(m.to_bits()), Some(m));
+        let k = Move::cut(c("7D"), true);
+        assert_eq!(k.kind(), MoveKind::KeepCut);
+        assert_eq!(Move::from_bits(k.to_bits()), Some(k));
+        assert_eq!(Move::from_bits(u64::MAX), None);
+        assert_eq!(Move::from_bits(40 << 40), None);
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        for s in ["7D x 3C+4S", "7D", "keep 7D", "table QH", "KS x AC+2D+3H+4S"] {
+            assert_eq!(s.parse::<Move>().unwrap().to_string(), s);
+        }
+        assert_eq!("7d x 4s 3c".parse::<Move>().unwrap().to_string(), "7D x 3C+4S");
+    }
+
+    #[test]
+    fn rejects_bad_notation() {
+        for s in ["", "7D x", "7D x 9C", "keep", "x 3C", "7D x 3C+3C", "7D x 7D"] {
+            assert!(s.parse::<Move>().is_err(), "{s}");
+        }
+    }
+}

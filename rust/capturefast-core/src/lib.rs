@@ -1,0 +1,36 @@
+//! capturefast-core: the rules engine of the capture card games Scopa, Escoba and Chkobba, for
+//! 2 players or 4 in partnerships.
+//!
+//! Cards are small integers ([`Card`]), card sets are `u64` masks ([`CardSet`]), a [`Move`]
+//! names the played card and the exact captured set, a [`State`] is a few masks and small arrays
+//! that copy cheaply, and [`Rules`] holds the variant's options and lookup tables. The rules are
+//! specified in `shared/spec/rules.md`; the engine's own conventions (card ids, RNG, deal order)
+//! in `docs/conventions.md`.
+#![forbid(unsafe_code)]
+
+mod action;
+mod capture;
+mod card;
+mod cardset;
+mod error;
+mod observe;
+mod rng;
+mod rules;
+mod score;
+pub mod sim;
+mod state;
+mod variant;
+
+pub use action::{Move, MoveKind};
+pub use capture::Opening;
+pub use card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
+pub use cardset::{CardSet, CardSetIter};
+pub use error::Error;
+pub use observe::View;
+pub use rng::Rng;
+pub use score::{HandScore, PRIMIERA_POINTS, SideCounts};
+pub use state::{Phase, Position, State};
+pub use variant::{
+    CaptureMode, FaceValues, Game, HAND_SIZE, LastPlaySweep, MissingSuit, OPENING_TABLE,
+    OPTION_NAMES, OptionValue, Options, PrimeCategory, Redeal, Rules,
+};

@@ -1,0 +1,75 @@
+//! What one seat can see: its hand, the table, the piles (every captured card was shown face up
+//! when it was taken), sweeps, scores, the hand sizes and stock size, and a cut card it was shown.
+//! Nothing else: the other hands and the stock order are hidden, and only their union,
+//! [`View::unseen`], is known.
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::state::{Phase, State};
+
+/// One seat's view of a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct View {
+    /// The observing seat.
+    pub seat: u8,
+    /// Number of players.
+    pub num_players: u8,
+    /// The seat's own hand.
+    pub hand: CardSet,
+    /// The table.
+    pub table: CardSet,
+    /// Captured cards per side.
+    pub piles: [CardSet; 2],
+    /// Sweeps per side this hand.
+    pub sweeps: [u8; 2],
+    /// Match scores.
+    pub scores: [u32; 2],
+    /// Cards in each seat's hand.
+    pub hand_sizes: [u8; 4],
+    /// Cards left in the stock.
+    pub stock_size: u8,
+    /// The dealer.
+    pub dealer: u8,
+    /// The seat to move, if the hand is being played.
+    pub to_move: Option<u8>,
+    /// The seat that captured last.
+    pub last_capturer: Option<u8>,
+    /// The pending cut card, shown only to the cutter.
+    pub cut_card: Option<Card>,
+    /// The phase.
+    pub phase: Phase,
+    /// Cards this seat cannot see: the other hands, the stock and a cut card it was not shown.
+    pub unseen: CardSet,
+}
+
+impl State {
+    /// The view of `seat` (which must be below the number of players).
+    pub fn view(&self, seat: u8) -> View {
+        let n = self.num_players();
+        let hand = self.hand(seat);
+        let cut_card = self.cut_card().filter(|_| self.to_move() == Some(seat));
+        let seen = hand | self.table() | self.pile(0) | self.pile(1);
+        let seen = cut_card.map_or(seen, |c| seen | CardSet::single(c));
+        let mut hand_sizes = [0u8; 4];
+        for s in 0..n {
+            hand_sizes[usize::from(s)] = self.hand(s).len() as u8;
+        }
+        View {
+            seat,
+            num_players: n,
+            hand,
+            table: self.table(),
+            piles: self.piles(),
+            sweeps: self.sweeps(),
+            scores: self.scores(),
+            hand_sizes,
+            stock_size: self.stock().len() as u8,
+            dealer: self.dealer(),
+            to_move: self.to_move(),
+            last_capturer: self.last_capturer(),
+            cut_card,
+            phase: self.phase(),
+            unseen: !seen,
+        }
+    }
+}

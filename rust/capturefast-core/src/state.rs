@@ -1,0 +1,573 @@
+//! The game state: a few `u64` masks and small arrays, cheap to copy, advanced by moves.
+//!
+//! A [`State`] does not own its [`Rules`]: every method that needs them takes `&Rules`, so a
+//! search or a simulation copies 130 bytes per node and shares one rules table. The deal order of
+//! the current hand lives in `deck`; `deck[deck_pos..]` is the stock (docs/conventions.md).
+
+use crate::action::{Move, MoveKind};
+use crate::card::{Card, NUM_CARDS};
+use crate::cardset::CardSet;
+use crate::error::Error;
+use crate::rng::Rng;
+use crate::score::HandScore;
+use crate::variant::{Game, HAND_SIZE, LastPlaySweep, OPENING_TABLE, Rules};
+
+const NO_SEAT: u8 = u8::MAX;
+
+/// Where a hand stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Chkobba: the cutter must keep or table the cut card (K5).
+    Cut,
+    /// A player must play a card.
+    Play,
+    /// The hand is scored; the match goes on with [`State::next_hand`].
+    HandOver,
+    /// The hand is scored and the match is won.
+    MatchOver,
+}
+
+/// A complete game state: current hand and match score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    hands: [CardSet; 4],
+    table: CardSet,
+    piles: [CardSet; 2],
+    deck: [Card; NUM_CARDS],
+    deck_pos: u8,
+    sweeps: [u8; 2],
+    scores: [u32; 2],
+    num_players: u8,
+    dealer: u8,
+    to_move: u8,
+    last_capturer: u8,
+    cut_card: Option<Card>,
+    phase: Phase,
+    winner: Option<u8>,
+    rng: Rng,
+    hand_number: u32,
+}
+
+/// A mid-hand position given card by card (`State::from_position`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Each seat's hand.
+    pub hands: Vec<CardSet>,
+    /// The table.
+    pub table: CardSet,
+    /// The stock in deal order.
+    pub stock: Vec<Card>,
+    /// The seat to play.
+    pub to_move: u8,
+    /// The dealer of this hand.
+    pub dealer: u8,
+    /// The seat that captured last this hand, if any.
+    pub last_capturer: Option<u8>,
+    /// Captured cards per side.
+    pub piles: [CardSet; 2],
+    /// Sweeps per side this hand.
+    pub sweeps: [u8; 2],
+    /// Match scores before this hand.
+    pub scores: [u32; 2],
+    /// Seed of the generator for later deals.
+    pub seed: u64,
+}
+
+impl State {
+    /// A new match: the first dealer drawn by lot and the first hand dealt, all from `seed`.
+    pub fn new(rules: &Rules, seed: u64) -> State {
+        let mut rng = Rng::new(seed);
+        let n = rules.num_players();
+        let dealer = rng.below(u64::from(n)) as u8;
+        let mut s = State {
+            hands: [CardSet::EMPTY; 4],
+            table: CardSet::EMPTY,
+            piles: [CardSet::EMPTY; 2],
+            deck: [Card::SEVEN_OF_COINS; NUM_CARDS],
+            deck_pos: NUM_CARDS as u8,
+            sweeps: [0; 2],
+            scores: [0; 2],
+            num_players: n,
+            dealer,
+            to_move: dealer,
+            last_capturer: NO_SEAT,
+            cut_card: None,
+            phase: Phase::Play,
+            winner: None,
+            rng,
+            hand_number: 0,
+        };
+        s.start_hand(rules);
+        s
+    }
+
+    /// A position given card by card; refused with a clear error if it cannot arise in a game.
+    pub fn from_position(rules: &Rules, p: &Position) -> Result<State, Error> {
+        let n = rules.num_players();
+        let pos_err = |m: String| Err(Error::Position(m));
+        if p.hands.len() != usize::from(n) {
+            return pos_err(format!("{n} players need {n} hands, got: {}", p.hands.len()));
+        }
+        if p.dealer >= n {
+            return pos_err(format!("dealer must be a seat below {n}, got: {}", p.dealer));
+        }
+        if p.to_move >= n {
+            return pos_err(format!("to_move must be a seat below {n}, got: {}", p.to_move));
+        }
+        if let Some(lc) = p.last_capturer
+            && lc >= n
+        {
+            return pos_err(format!("last_capturer must be a seat below {n}, got: {lc}"));
+        }
+        // Every card exactly once across the zones.
+        let mut seen = CardSet::EMPTY;
+        let zones = p.hands.iter().copied().chain([p.table, p.piles[0], p.piles[1]]);
+        let stock = p.stock.iter().map(|&c| CardSet::single(c));
+        for zone in zones.chain(stock) {
+            let dup = seen & zone;
+            if let Some(c) = dup.first() {
+                return Err(Error::DuplicateCard(c.to_string()));
+            }
+            seen |= zone;
+        }
+        if seen != CardSet::FULL {
+            return pos_err(format!(
+                "the zones must hold all 40 cards once; missing: {}",
+                CardSet::FULL - seen
+            ));
+        }
+        // Hand sizes: in a round the seats play in order from the leader, so those before
+        // `to_move` hold one card fewer than the rest.
+        let leader = (p.dealer + 1) % n;
+        let k = (p.to_move + n - leader) % n;
+        let h = p.hands[usize::from(p.to_move)].len();
+        if h == 0 || h > u32::from(HAND_SIZE) {
+            return pos_err(format!(
+                "the player to move must hold 1 to {HAND_SIZE} cards, got: {h}"
+            ));
+        }
+        for off in 0..n {
+            let seat = (leader + off) % n;
+            let want = if off < k { h - 1 } else { h };
+            let got = p.hands[usize::from(seat)].len();
+            if got != want {
+                return pos_err(format!(
+                    "seat {seat} should hold {want} cards when seat {} is to move, got: {got}",
+                    p.to_move
+                ));
+            }
+        }
+        let round = usize::from(n) * usize::from(HAND_SIZE);
+        if p.stock.len() % round != 0 {
+            return pos_err(format!(
+                "the stock must hold a multiple of {round} cards, got: {}",
+                p.stock.len()
+            ));
+        }
+        let captured = !(p.piles[0] | p.piles[1]).is_empty() || p.sweeps != [0, 0];
+        match p.last_capturer {
+            None if captured => {
+                return pos_err(
+                    "piles or sweeps are not empty, so someone has captured: last_capturer is \
+                     None"
+                        .to_string(),
+                );
+            }
+            None if rules.game() != Game::Escoba => {
+                // I4: with no capture yet, each trail added a value missing from the table, so
+                // a capture must still be forced before the cards run out.
+                let values: CardSet = p.table;
+                let distinct = (1..=10u8)
+                    .filter(|&v| !(values & rules.cards_of_value(v)).is_empty())
+                    .count();
+                let remaining = 40 - p.table.len() as usize;
+                if remaining <= 10 - distinct {
+                    return pos_err(format!(
+                        "no capture was made yet, so the table cannot hold this many cards: {}",
+                        p.table.len()
+                    ));
+                }
+            }
+            Some(lc) if p.piles[Rules::side(lc)].is_empty() => {
+                return pos_err(format!("last_capturer's side has an empty pile: {lc}"));
+            }
+            _ => {}
+        }
+        if rules.game() == Game::Escoba {
+            // E-A4: every capture takes a multiple of 15.
+            for (side, pile) in p.piles.iter().enumerate() {
+                let t = rules.total(*pile);
+                if t % 15 != 0 {
+                    return pos_err(format!(
+                        "in escoba every capture totals a multiple of 15, so a pile does too; \
+                         side {side} pile totals: {t}"
+                    ));
+                }
+            }
+        }
+        if let Some(w) = rules.match_winner(p.scores) {
+            return pos_err(format!(
+                "the match is already won by side {w} at scores {:?}; scores: {}",
+                p.scores, w
+            ));
+        }
+        let mut deck = [Card::SEVEN_OF_COINS; NUM_CARDS];
+        let pos = NUM_CARDS - p.stock.len();
+        deck[pos..].copy_from_slice(&p.stock);
+        let mut hands = [CardSet::EMPTY; 4];
+        hands[..usize::from(n)].copy_from_slice(&p.hands);
+        Ok(State {
+            hands,
+            table: p.table,
+            piles: p.piles,
+            deck,
+            deck_pos: pos as u8,
+            sweeps: p.sweeps,
+            scores: p.scores,
+            num_players: n,
+            dealer: p.dealer,
+            to_move: p.to_move,
+            last_capturer: p.last_capturer.unwrap_or(NO_SEAT),
+            cut_card: None,
+            phase: Phase::Play,
+            winner: None,
+            rng: Rng::new(p.seed),
+            hand_number: 0,
+        })
+    }
+
+    // ----- accessors -----
+
+    /// Number of players.
+    pub fn num_players(&self) -> u8 {
+        self.num_players
+    }
+    /// The hand of `seat`.
+    pub fn hand(&self, seat: u8) -> CardSet {
+        self.hands[usize::from(seat)]
+    }
+    /// The table.
+    pub fn table(&self) -> CardSet {
+        self.table
+    }
+    /// The stock in deal order.
+    pub fn stock(&self) -> &[Card] {
+        &self.deck[usize::from(self.deck_pos)..]
+    }
+    /// Captured cards of `side` this hand.
+    pub fn pile(&self, side: usize) -> CardSet {
+        self.piles[side]
+    }
+    /// Both piles.
+    pub fn piles(&self) -> [CardSet; 2] {
+        self.piles
+    }
+    /// Sweeps per side this hand.
+    pub fn sweeps(&self) -> [u8; 2] {
+        self.sweeps
+    }
+    /// Match scores (after this hand once it is over).
+    pub fn scores(&self) -> [u32; 2] {
+        self.scores
+    }
+    /// The dealer of this hand.
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    /// The seat to move, or `None` once the hand is over.
+    pub fn to_move(&self) -> Option<u8> {
+        matches!(self.phase, Phase::Cut | Phase::Play).then_some(self.to_move)
+    }
+    /// The seat that captured last this hand.
+    pub fn last_capturer(&self) -> Option<u8> {
+        (self.last_capturer != NO_SEAT).then_some(self.last_capturer)
+    }
+    /// The pending Chkobba cut card, seen only by the cutter.
+    pub fn cut_card(&self) -> Option<Card> {
+        self.cut_card
+    }
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// Whether the hand is over (scored).
+    pub fn hand_over(&self) -> bool {
+        matches!(self.phase, Phase::HandOver | Phase::MatchOver)
+    }
+    /// Whether the match is over.
+    pub fn match_over(&self) -> bool {
+        self.phase == Phase::MatchOver
+    }
+    /// The side that won the match.
+    pub fn winner(&self) -> Option<u8> {
+        self.winner
+    }
+    /// Hands dealt in this match before the current one (redeals not counted).
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+    /// The generator state for later deals.
+    pub fn rng(&self) -> Rng {
+        self.rng
+    }
+    /// Cards still to be played this hand: all hands plus the stock (and a pending cut card).
+    pub fn cards_left(&self) -> u32 {
+        let in_hands: u32 = self.hands.iter().map(|h| h.len()).sum();
+        in_hands + self.stock().len() as u32 + u32::from(self.cut_card.is_some())
+    }
+
+    // ----- dealing -----
+
+    fn leader(&self) -> u8 {
+        (self.dealer + 1) % self.num_players
+    }
+
+    /// Shuffles and deals a hand for the current dealer (docs/conventions.md), redealing as the
+    /// opening rule says; stops at the cut decision in Chkobba.
+    fn start_hand(&mut self, rules: &Rules) {
+        loop {
+            self.deck = self.rng.shuffled_deck();
+            self.deck_pos = 0;
+            self.hands = [CardSet::EMPTY; 4];
+            self.table = CardSet::EMPTY;
+            self.piles = [CardSet::EMPTY; 2];
+            self.sweeps = [0; 2];
+            self.last_capturer = NO_SEAT;
+            self.to_move = self.leader();
+            if rules.has_cut_card() {
+                // K5: the top card is the cut card; the cutter decides before the deal goes on.
+                self.cut_card = Some(self.deck[0]);
+                self.deck_pos = 1;
+                self.phase = Phase::Cut;
+                return;
+            }
+            self.phase = Phase::Play;
+            if self.finish_deal(rules) {
+                return;
+            }
+        }
+    }
+
+    /// Deals hands then the table from the deck; applies the opening rule. Returns false when
+    /// the hand must be redealt.
+    fn finish_deal(&mut self, rules: &Rules) -> bool {
+        let n = self.num_players;
+        let leader = self.leader();
+        let mut seat = leader;
+        let full = u32::from(HAND_SIZE);
+        while (0..n).any(|s| self.hands[usize::from(s)].len() < full) {
+            if self.hands[usize::from(seat)].len() < full {
+                let c = self.deck[usize::from(self.deck_pos)];
+                self.deck_pos += 1;
+                self.hands[usize::from(seat)].insert(c);
+            }
+            seat = (seat + 1) % n;
+        }
+        while self.table.len() < u32::from(OPENING_TABLE) {
+            let c = self.deck[usize::from(self.deck_pos)];
+            self.deck_pos += 1;
+            self.table.insert(c);
+        }
+        let opening = rules.opening(self.table);
+        if opening.redeal {
+            return false;
+        }
+        if opening.dealer_sweeps > 0 {
+            // E5 / E-A2: the dealer takes the table, scores the escobas, and captured last.
+            let side = Rules::side(self.dealer);
+            self.piles[side] |= self.table;
+            self.table = CardSet::EMPTY;
+            self.sweeps[side] += opening.dealer_sweeps;
+            self.last_capturer = self.dealer;
+        }
+        self.to_move = leader;
+        self.phase = Phase::Play;
+        true
+    }
+
+    /// Deals a later round: 3 each, one at a time from the leader, nothing to the table (G3).
+    fn deal_round(&mut self) {
+        let n = self.num_players;
+        let leader = self.leader();
+        for i in 0..(n * HAND_SIZE) {
+            let seat = (leader + i % n) % n;
+            let c = self.deck[usize::from(self.deck_pos)];
+            self.deck_pos += 1;
+            self.hands[usize::from(seat)].insert(c);
+        }
+        self.to_move = leader;
+    }
+
+    // ----- moves -----
+
+    /// The legal moves, in increasing packed order (kind, card, captured mask), into `out`.
+    pub fn legal_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
+        out.clear();
+        match self.phase {
+            Phase::Cut => {
+                let c = self.cut_card.expect("the cut phase has a cut card");
+                out.push(Move::cut(c, true));
+                out.push(Move::cut(c, false));
+            }
+            Phase::Play => {
+                let mut caps = Vec::with_capacity(8);
+                for card in self.hands[usize::from(self.to_move)] {
+                    rules.capture_options(self.table, card, &mut caps);
+                    if caps.is_empty() {
+                        out.push(Move::play(card, CardSet::EMPTY));
+                    } else {
+                        out.extend(caps.iter().map(|&s| Move::play(card, s)));
+                    }
+                }
+            }
+            Phase::HandOver | Phase::MatchOver => {}
+        }
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
+        match (self.phase, mv.kind()) {
+            (Phase::Cut, MoveKind::KeepCut | MoveKind::TableCut) => {
+                Some(mv.card()) == self.cut_card
+            }
+            (Phase::Play, MoveKind::Play) => {
+                let card = mv.card();
+                if !self.hands[usize::from(self.to_move)].contains(card) {
+                    return false;
+                }
+                let caps = mv.captures();
+                let mut found = false;
+                let mut any = false;
+                rules.for_each_capture(self.table, card, &mut |s| {
+                    any = true;
+                    found |= s == caps;
+                });
+                if any { found } else { caps.is_empty() }
+            }
+            _ => false,
+        }
+    }
+
+    /// Why `mv` is not legal here, as an error naming it.
+    fn illegal(&self, mv: Move) -> Error {
+        let why = match self.phase {
+            Phase::HandOver | Phase::MatchOver => "the hand is over".to_string(),
+            Phase::Cut => format!("seat {} must keep or table the cut card", self.to_move),
+            Phase::Play if mv.kind() != MoveKind::Play => "there is no cut decision now".into(),
+            Phase::Play if !self.hands[usize::from(self.to_move)].contains(mv.card()) => {
+                format!("{} is not in the hand of seat {}", mv.card(), self.to_move)
+            }
+            Phase::Play => format!("not a legal capture for seat {}", self.to_move),
+        };
+        Error::IllegalMove(format!("{why}: {mv}"))
+    }
+
+    /// Whether the legal move `mv` scores a sweep (S8, E8, K11; last-play rule S-A4, K11).
+    pub fn is_sweep(&self, rules: &Rules, mv: Move) -> bool {
+        mv.kind() == MoveKind::Play
+            && !mv.captures().is_empty()
+            && mv.captures() == self.table
+            && !(self.is_final_play() && rules.options().last_play_sweep == LastPlaySweep::Void)
+    }
+
+    /// Whether the next play is the last of the hand.
+    fn is_final_play(&self) -> bool {
+        self.phase == Phase::Play && self.deck_pos as usize == NUM_CARDS && self.cards_left() == 1
+    }
+
+    /// Plays `mv` if it is legal; otherwise returns the error and leaves the state unchanged.
+    pub fn play(&mut self, rules: &Rules, mv: Move) -> Result<(), Error> {
+        if !self.is_legal(rules, mv) {
+            return Err(self.illegal(mv));
+        }
+        self.apply_unchecked(rules, mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (from [`State::legal_moves`]); for search and simulation.
+    pub fn apply_unchecked(&mut self, rules: &Rules, mv: Move) {
+        match mv.kind() {
+            MoveKind::KeepCut | MoveKind::TableCut => {
+                let c = mv.card();
+                self.cut_card = None;
+                if mv.kind() == MoveKind::KeepCut {
+                    self.hands[usize::from(self.to_move)].insert(c);
+                } else {
+                    self.table.insert(c);
+                }
+                // K-A2: a redeal is a new shuffle by the same dealer, with a new cut.
+                if !self.finish_deal(rules) {
+                    self.start_hand(rules);
+                }
+            }
+            MoveKind::Play => {
+                let sweep = self.is_sweep(rules, mv);
+                let seat = self.to_move;
+                let card = mv.card();
+                self.hands[usize::from(seat)].remove(card);
+                let caps = mv.captures();
+                if caps.is_empty() {
+                    self.table.insert(card);
+                } else {
+                    let side = Rules::side(seat);
+                    self.table -= caps;
+                    self.piles[side] |= caps | CardSet::single(card);
+                    self.last_capturer = seat;
+                    if sweep {
+                        self.sweeps[side] += 1;
+                    }
+                }
+                self.advance(rules);
+            }
+        }
+    }
+
+    fn advance(&mut self, rules: &Rules) {
+        let n = self.num_players;
+        if self.hands[..usize::from(n)].iter().any(|h| !h.is_empty()) {
+            self.to_move = (self.to_move + 1) % n;
+        } else if usize::from(self.deck_pos) < NUM_CARDS {
+            self.deal_round();
+        } else {
+            self.end_hand(rules);
+        }
+    }
+
+    /// G7: leftovers to the last capturer (never a sweep), score, match end.
+    fn end_hand(&mut self, rules: &Rules) {
+        assert!(self.last_capturer != NO_SEAT, "I4: someone always captures in a hand");
+        let side = Rules::side(self.last_capturer);
+        self.piles[side] |= self.table;
+        self.table = CardSet::EMPTY;
+        let score = rules.score(self.piles, self.sweeps);
+        self.scores[0] += score.points[0];
+        self.scores[1] += score.points[1];
+        self.winner = rules.match_winner(self.scores);
+        self.phase = if self.winner.is_some() { Phase::MatchOver } else { Phase::HandOver };
+    }
+
+    /// The score of the finished hand, or `None` while it is being played.
+    pub fn hand_score(&self, rules: &Rules) -> Option<HandScore> {
+        self.hand_over().then(|| rules.score(self.piles, self.sweeps))
+    }
+
+    /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over
+    /// and the match is not.
+    pub fn next_hand(&mut self, rules: &Rules) -> Result<(), Error> {
+        match self.phase {
+            Phase::HandOver => {
+                self.dealer = (self.dealer + 1) % self.num_players;
+                self.hand_number += 1;
+                self.start_hand(rules);
+                Ok(())
+            }
+            Phase::MatchOver => Err(Error::IllegalMove(format!(
+                "the match is over, won by side: {}",
+                self.winner.unwrap_or(0)
+            ))),
+            Phase::Cut | Phase::Play => {
+                Err(Error::IllegalMove("the hand is not over yet: next_hand".to_string()))
+            }
+        }
+    }
+}
