@@ -19,6 +19,9 @@ pub enum Error {
     /// An invalid or unsupported rule option or combination.
     #[error("{0}")]
     Variant(String),
+    /// Bytes that are not an encoded state.
+    #[error("cannot decode state: {0}")]
+    Decode(String),
     /// A position that cannot arise in a game under these rules.
     #[error("{0}")]
     Position(String),

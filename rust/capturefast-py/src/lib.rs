@@ -1,1 +1,36 @@
-//! placeholder
+//! capturefast-py: the Python extension module `capturefast._core`.
+//!
+//! Conversion, GIL release and exceptions only; every rule lives in `capturefast-core`.
+
+mod batch;
+mod convert;
+mod errors;
+mod game;
+mod state;
+
+use pyo3::prelude::*;
+
+/// Runs `f` with the GIL released: the one way long core calls are made from Python.
+///
+/// Per-step calls (`legal_moves`, `play`) do not use it: they take well under a microsecond,
+/// and releasing and re-taking the GIL would cost more than the call.
+pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> T {
+    py.detach(f)
+}
+
+/// The compiled core of capturefast.
+#[pymodule(gil_used = false)]
+mod _core {
+    #[pymodule_export]
+    use crate::batch::random_hands;
+    #[pymodule_export]
+    use crate::game::{PyCard, PyMove, PyOpening, PyRules};
+    #[pymodule_export]
+    use crate::state::{PyState, PyView};
+
+    #[pymodule_init]
+    fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+        use pyo3::types::PyModuleMethods;
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}

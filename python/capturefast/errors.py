@@ -1,0 +1,40 @@
+"""The exception hierarchy of capturefast.
+
+Every error caused by bad input is a `CaptureFastError` and also a `ValueError`, and names the
+offending value after a colon. Wrong Python types stay `TypeError`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CaptureFastError",
+    "DecodeError",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "PositionError",
+    "VariantError",
+]
+
+
+class CaptureFastError(Exception):
+    """Base class of every capturefast error."""
+
+
+class InvalidCardError(CaptureFastError, ValueError):
+    """An unknown card string or id, or a card given twice."""
+
+
+class IllegalMoveError(CaptureFastError, ValueError):
+    """A move that is not legal in the state (or the hand is over), or unparsable move text."""
+
+
+class VariantError(CaptureFastError, ValueError):
+    """An invalid or unsupported rule option or combination."""
+
+
+class PositionError(CaptureFastError, ValueError):
+    """A position that cannot arise in a game under the rules."""
+
+
+class DecodeError(CaptureFastError, ValueError):
+    """Bytes that are not an encoded state."""

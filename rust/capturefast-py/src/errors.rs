@@ -1,0 +1,40 @@
+//! One map from core errors to the Python exception hierarchy of `capturefast.errors`.
+//!
+//! The classes are defined in Python (so they can subclass both `CaptureFastError` and
+//! `ValueError` under abi3) and imported here.
+
+use capturefast_core::Error as CoreError;
+use pyo3::PyErr;
+
+pyo3::import_exception!(capturefast.errors, InvalidCardError);
+pyo3::import_exception!(capturefast.errors, IllegalMoveError);
+pyo3::import_exception!(capturefast.errors, VariantError);
+pyo3::import_exception!(capturefast.errors, DecodeError);
+pyo3::import_exception!(capturefast.errors, PositionError);
+
+/// A core error on its way to Python (the orphan rule forbids `From<CoreError> for PyErr`).
+pub struct Error(pub CoreError);
+
+impl From<CoreError> for Error {
+    fn from(e: CoreError) -> Error {
+        Error(e)
+    }
+}
+
+impl From<Error> for PyErr {
+    fn from(Error(e): Error) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            CoreError::InvalidCard(_) | CoreError::DuplicateCard(_) => InvalidCardError::new_err(msg),
+            CoreError::IllegalMove(_) | CoreError::BadMove(_) => IllegalMoveError::new_err(msg),
+            CoreError::Variant(_) => VariantError::new_err(msg),
+            CoreError::Decode(_) => DecodeError::new_err(msg),
+            CoreError::Position(_) => PositionError::new_err(msg),
+        }
+    }
+}
+
+/// Shorthand: the core's result mapped to a Python result.
+pub fn py<T>(r: Result<T, CoreError>) -> pyo3::PyResult<T> {
+    r.map_err(|e| Error(e).into())
+}

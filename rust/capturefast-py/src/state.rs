@@ -1,0 +1,475 @@
+//! `State` and `View` for Python. A `State` is immutable from Python: `play` returns a new one.
+
+use capturefast_core::{CardSet, Error as CoreError, Move, Phase, Position, State, View};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+use crate::convert;
+use crate::errors::{IllegalMoveError, PositionError, py};
+use crate::game::{PyCard, PyMove, PyRules, two_counts, two_scores};
+
+/// A complete game state: the hand being played and the match score.
+#[pyclass(frozen, module = "capturefast", name = "State")]
+#[derive(Clone)]
+pub struct PyState {
+    pub rules: PyRules,
+    pub state: State,
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Cut => "cut",
+        Phase::Play => "play",
+        Phase::HandOver => "hand_over",
+        Phase::MatchOver => "match_over",
+    }
+}
+
+fn moves_py(rules: &PyRules, state: &State) -> Vec<PyMove> {
+    let mut moves = Vec::with_capacity(16);
+    state.legal_moves(&rules.0, &mut moves);
+    moves.iter().map(|&mv| PyMove { mv, sweep: state.is_sweep(&rules.0, mv) }).collect()
+}
+
+impl PyState {
+    fn with(&self, state: State) -> PyState {
+        PyState { rules: self.rules.clone(), state }
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// A new match under `rules`: the first dealer drawn by lot and the first hand dealt, all
+    /// chance from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (rules, seed = 0))]
+    fn new(rules: &Bound<'_, PyRules>, seed: u64) -> PyState {
+        let rules = rules.get().clone();
+        let state = State::new(&rules.0, seed);
+        PyState { rules, state }
+    }
+
+    /// Any mid-hand position, given card by card. `stock` is in deal order; `piles`, `sweeps`
+    /// and `scores` are per side. Refused with `PositionError` if it cannot arise in a game.
+    #[staticmethod]
+    #[pyo3(signature = (rules, hands, table, stock = None, to_move = 0, dealer = None,
+        last_capturer = None, piles = None, sweeps = None, scores = None, seed = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_position(
+        rules: &Bound<'_, PyRules>,
+        hands: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+        stock: Option<&Bound<'_, PyAny>>,
+        to_move: i64,
+        dealer: Option<&Bound<'_, PyAny>>,
+        last_capturer: Option<&Bound<'_, PyAny>>,
+        piles: Option<&Bound<'_, PyAny>>,
+        sweeps: Option<&Bound<'_, PyAny>>,
+        scores: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<PyState> {
+        let r = rules.get().clone();
+        let n = r.0.num_players();
+        let hands: Vec<CardSet> = hands
+            .try_iter()?
+            .map(|h| convert::cards(&h?))
+            .collect::<PyResult<_>>()?;
+        let to_move = convert::seat_num(to_move, n, "to_move")?;
+        let dealer = match dealer {
+            Some(d) => convert::seat(d, n, "dealer")?,
+            // The dealer plays last in a round: by default the seat before the leader.
+            None => (to_move + n - 1) % n,
+        };
+        let last_capturer = match last_capturer {
+            Some(l) if !l.is_none() => Some(convert::seat(l, n, "last_capturer")?),
+            _ => None,
+        };
+        let piles = match piles {
+            Some(p) => {
+                let v: Vec<CardSet> =
+                    p.try_iter()?.map(|x| convert::cards(&x?)).collect::<PyResult<_>>()?;
+                <[CardSet; 2]>::try_from(v).map_err(|v| {
+                    PositionError::new_err(format!("piles must be one per side (2), got: {}", v.len()))
+                })?
+            }
+            None => [CardSet::EMPTY; 2],
+        };
+        let p = Position {
+            hands,
+            table: convert::cards(table)?,
+            stock: match stock {
+                Some(s) => convert::card_list(s)?,
+                None => Vec::new(),
+            },
+            to_move,
+            dealer,
+            last_capturer,
+            piles,
+            sweeps: match sweeps {
+                Some(s) => two_counts(s, "sweeps")?,
+                None => [0, 0],
+            },
+            scores: match scores {
+                Some(s) => two_scores(s)?,
+                None => [0, 0],
+            },
+            seed,
+        };
+        let state = py(State::from_position(&r.0, &p))?;
+        Ok(PyState { rules: r, state })
+    }
+
+    /// The rules this state is played by.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        self.rules.clone()
+    }
+
+    /// Number of players.
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.state.num_players()
+    }
+
+    /// The seat to move, or None once the hand is over.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.state.to_move()
+    }
+
+    /// The dealer of this hand.
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.state.dealer()
+    }
+
+    /// The seat that captured last this hand, or None.
+    #[getter]
+    fn last_capturer(&self) -> Option<u8> {
+        self.state.last_capturer()
+    }
+
+    /// Each seat's hand, cards in id order.
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..self.state.num_players()).map(|s| convert::card_list_py(py, self.state.hand(s))).collect()
+    }
+
+    /// The table, cards in id order.
+    #[getter]
+    fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::card_list_py(py, self.state.table())
+    }
+
+    /// The stock in deal order (hidden information: use `view(seat)` for what a seat sees).
+    #[getter]
+    fn stock<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::cards_in_order_py(py, self.state.stock())
+    }
+
+    /// Cards left in the stock.
+    #[getter]
+    fn stock_size(&self) -> usize {
+        self.state.stock().len()
+    }
+
+    /// Captured cards per side this hand, in id order.
+    #[getter]
+    fn piles<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..2).map(|s| convert::card_list_py(py, self.state.pile(s))).collect()
+    }
+
+    /// Sweeps per side this hand.
+    #[getter]
+    fn sweeps(&self) -> Vec<u8> {
+        self.state.sweeps().to_vec()
+    }
+
+    /// Match scores per side (including this hand once it is over).
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.state.scores().to_vec()
+    }
+
+    /// `cut`, `play`, `hand_over` or `match_over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.state.phase())
+    }
+
+    /// Chkobba: the cut card awaiting the cutter's decision, else None.
+    #[getter]
+    fn cut_card(&self) -> Option<PyCard> {
+        self.state.cut_card().map(PyCard)
+    }
+
+    /// Whether the hand is over and scored.
+    #[getter]
+    fn hand_over(&self) -> bool {
+        self.state.hand_over()
+    }
+
+    /// Whether the match is over.
+    #[getter]
+    fn match_over(&self) -> bool {
+        self.state.match_over()
+    }
+
+    /// The side that won the match, or None.
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.state.winner()
+    }
+
+    /// Hands completed in this match before the current one.
+    #[getter]
+    fn hand_number(&self) -> u32 {
+        self.state.hand_number()
+    }
+
+    /// The legal moves, each once, in a fixed order (kind, card id, captured set).
+    fn legal_moves(&self) -> Vec<PyMove> {
+        moves_py(&self.rules, &self.state)
+    }
+
+    /// Plays `move` (a `Move` or its notation) and returns the new state; this one is unchanged.
+    #[pyo3(name = "play")]
+    fn play_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let mv: Move = convert::mv(r#move)?;
+        let mut next = self.state;
+        match next.play(&self.rules.0, mv) {
+            Ok(()) => Ok(self.with(next)),
+            Err(CoreError::IllegalMove(m)) => Err(IllegalMoveError::new_err(format!(
+                "{m}\nhint: see `state.legal_moves()`"
+            ))),
+            Err(e) => py(Err(e)),
+        }
+    }
+
+    /// The report of the finished hand: points, awards, counts, sweeps, match score.
+    fn hand_report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.state.hand_score(&self.rules.0) {
+            Some(s) => self.rules.report(py, &s, self.state.piles(), Some(self.state.scores())),
+            None => Err(IllegalMoveError::new_err("the hand is not over yet: hand_report")),
+        }
+    }
+
+    /// The next hand, dealt by the next seat; the match score carries over.
+    fn next_hand(&self) -> PyResult<PyState> {
+        let mut next = self.state;
+        py(next.next_hand(&self.rules.0))?;
+        Ok(self.with(next))
+    }
+
+    /// What `seat` can see, and nothing more.
+    fn view(&self, seat: &Bound<'_, PyAny>) -> PyResult<PyView> {
+        let s = convert::seat(seat, self.state.num_players(), "seat")?;
+        Ok(PyView { rules: self.rules.clone(), view: self.state.view(s) })
+    }
+
+    /// The state as bytes (`State.from_bytes(rules, b)` reads it back).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.state.encode())
+    }
+
+    /// A state from `to_bytes()`'s output.
+    #[staticmethod]
+    fn from_bytes(rules: &Bound<'_, PyRules>, data: &[u8]) -> PyResult<PyState> {
+        let r = rules.get().clone();
+        let state = py(State::decode(&r.0, data))?;
+        Ok(PyState { rules: r, state })
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyState>().is_ok_and(|o| {
+            let o = o.get();
+            o.state == self.state && o.rules.0.options() == self.rules.0.options()
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.state.hash(&mut h);
+        h.finish()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let f = slf.get_type().getattr("from_bytes")?;
+        let me = slf.get();
+        let rules = Bound::new(py, me.rules.clone())?.into_any();
+        let bytes = PyBytes::new(py, &me.state.encode()).into_any();
+        Ok((f, PyTuple::new(py, [rules, bytes])?))
+    }
+
+    fn __repr__(&self) -> String {
+        let s = &self.state;
+        format!(
+            "<State {} {}p phase={} to_move={:?} table=[{}] scores={:?}>",
+            self.rules.0.game().name(),
+            s.num_players(),
+            phase_name(s.phase()),
+            s.to_move(),
+            s.table(),
+            s.scores()
+        )
+    }
+
+    fn __str__(&self) -> String {
+        let s = &self.state;
+        let mut out = format!(
+            "{} ({} players), dealer {}, {}\n",
+            self.rules.0.game().name(),
+            s.num_players(),
+            s.dealer(),
+            match s.to_move() {
+                Some(m) => format!("seat {m} to move"),
+                None => "hand over".to_string(),
+            }
+        );
+        out += &format!("table: {}\n", s.table());
+        for seat in 0..s.num_players() {
+            out += &format!("seat {seat}: {}\n", s.hand(seat));
+        }
+        out += &format!(
+            "stock: {} cards; piles: {} v {} cards; sweeps {:?}; scores {:?}",
+            s.stock().len(),
+            s.pile(0).len(),
+            s.pile(1).len(),
+            s.sweeps(),
+            s.scores()
+        );
+        out
+    }
+}
+
+/// What one seat can see: its own hand, the table, the piles, the counts, and nothing hidden.
+#[pyclass(frozen, module = "capturefast", name = "View")]
+pub struct PyView {
+    rules: PyRules,
+    view: View,
+}
+
+#[pymethods]
+impl PyView {
+    /// The observing seat.
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.view.seat
+    }
+    /// The seat's own hand.
+    #[getter]
+    fn hand<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::card_list_py(py, self.view.hand)
+    }
+    /// The table.
+    #[getter]
+    fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::card_list_py(py, self.view.table)
+    }
+    /// Captured cards per side (each was shown when taken).
+    #[getter]
+    fn piles<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        self.view.piles.iter().map(|&p| convert::card_list_py(py, p)).collect()
+    }
+    /// Cards the seat cannot see: other hands, the stock, a cut card it was not shown.
+    #[getter]
+    fn unseen<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::card_list_py(py, self.view.unseen)
+    }
+    /// Sweeps per side.
+    #[getter]
+    fn sweeps(&self) -> Vec<u8> {
+        self.view.sweeps.to_vec()
+    }
+    /// Match scores.
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.view.scores.to_vec()
+    }
+    /// Cards in each seat's hand.
+    #[getter]
+    fn hand_sizes(&self) -> Vec<u8> {
+        self.view.hand_sizes[..usize::from(self.view.num_players)].to_vec()
+    }
+    /// Cards left in the stock.
+    #[getter]
+    fn stock_size(&self) -> u8 {
+        self.view.stock_size
+    }
+    /// The dealer.
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.view.dealer
+    }
+    /// The seat to move, or None.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.view.to_move
+    }
+    /// The last capturer, or None.
+    #[getter]
+    fn last_capturer(&self) -> Option<u8> {
+        self.view.last_capturer
+    }
+    /// The cut card, if this seat is the cutter deciding on it.
+    #[getter]
+    fn cut_card(&self) -> Option<PyCard> {
+        self.view.cut_card.map(PyCard)
+    }
+    /// The phase: `cut`, `play`, `hand_over`, `match_over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.view.phase)
+    }
+
+    /// The legal moves of this seat if it is to move (else `[]`): everything needed is visible.
+    fn legal_moves(&self) -> Vec<PyMove> {
+        let v = &self.view;
+        if v.to_move != Some(v.seat) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if let Some(c) = v.cut_card {
+            out.push(PyMove { mv: Move::cut(c, true), sweep: false });
+            out.push(PyMove { mv: Move::cut(c, false), sweep: false });
+            return out;
+        }
+        let last = v.stock_size == 0 && v.hand_sizes.iter().map(|&h| u32::from(h)).sum::<u32>() == 1;
+        let void = self.rules.0.options().last_play_sweep == capturefast_core::LastPlaySweep::Void;
+        let mut caps = Vec::new();
+        for card in v.hand {
+            self.rules.0.capture_options(v.table, card, &mut caps);
+            if caps.is_empty() {
+                out.push(PyMove { mv: Move::play(card, CardSet::EMPTY), sweep: false });
+            }
+            for &c in &caps {
+                let sweep = c == v.table && !(last && void);
+                out.push(PyMove { mv: Move::play(card, c), sweep });
+            }
+        }
+        out
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyView>().is_ok_and(|o| o.get().view == self.view)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.view.hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<View seat={} hand=[{}] table=[{}] unseen={} cards>",
+            self.view.seat,
+            self.view.hand,
+            self.view.table,
+            self.view.unseen.len()
+        )
+    }
+}
