@@ -48,7 +48,11 @@ impl Move {
 
     /// A Chkobba cut decision on `card`.
     pub fn cut(card: Card, keep: bool) -> Move {
-        let kind = if keep { MoveKind::KeepCut } else { MoveKind::TableCut };
+        let kind = if keep {
+            MoveKind::KeepCut
+        } else {
+            MoveKind::TableCut
+        };
         Move((u64::from(card.id()) << 40) | ((kind as u64) << 46))
     }
 
@@ -125,7 +129,9 @@ impl FromStr for Move {
         let mut captures = CardSet::EMPTY;
         if let Some(caps) = caps_s {
             let mut n = 0;
-            for part in caps.split(|c: char| c == '+' || c.is_whitespace()).filter(|p| !p.is_empty())
+            for part in caps
+                .split(|c: char| c == '+' || c.is_whitespace())
+                .filter(|p| !p.is_empty())
             {
                 let c: Card = part.parse().map_err(|_| bad())?;
                 if captures.contains(c) || c == card {
@@ -167,15 +173,32 @@ mod tests {
 
     #[test]
     fn notation_round_trips() {
-        for s in ["7D x 3C+4S", "7D", "keep 7D", "table QH", "KS x AC+2D+3H+4S"] {
+        for s in [
+            "7D x 3C+4S",
+            "7D",
+            "keep 7D",
+            "table QH",
+            "KS x AC+2D+3H+4S",
+        ] {
             assert_eq!(s.parse::<Move>().unwrap().to_string(), s);
         }
-        assert_eq!("7d x 4s 3c".parse::<Move>().unwrap().to_string(), "7D x 3C+4S");
+        assert_eq!(
+            "7d x 4s 3c".parse::<Move>().unwrap().to_string(),
+            "7D x 3C+4S"
+        );
     }
 
     #[test]
     fn rejects_bad_notation() {
-        for s in ["", "7D x", "7D x 9C", "keep", "x 3C", "7D x 3C+3C", "7D x 7D"] {
+        for s in [
+            "",
+            "7D x",
+            "7D x 9C",
+            "keep",
+            "x 3C",
+            "7D x 3C+3C",
+            "7D x 7D",
+        ] {
             assert!(s.parse::<Move>().is_err(), "{s}");
         }
     }

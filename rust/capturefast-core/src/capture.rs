@@ -101,24 +101,36 @@ impl Rules {
             // E5: the sum of all four decides; E-A1 / V-E4 for an unsplittable 30.
             match self.total(table) {
                 15 => dealer_sweeps = 1,
-                30 if !self.options().initial_30_requires_partition || self.splits_in_two_15s(table) => {
+                30 if !self.options().initial_30_requires_partition
+                    || self.splits_in_two_15s(table) =>
+                {
                     dealer_sweeps = 2;
                 }
                 _ => {}
             }
         }
-        Opening { redeal: self.must_redeal(table), dealer_sweeps }
+        Opening {
+            redeal: self.must_redeal(table),
+            dealer_sweeps,
+        }
     }
 
     /// Whether `set` (totalling 30) splits into two groups of 15.
     fn splits_in_two_15s(&self, set: CardSet) -> bool {
-        let Some(first) = set.first() else { return false };
+        let Some(first) = set.first() else {
+            return false;
+        };
         // A group of 15 holding the first card; its complement then totals 15 as well.
         let rest = set - CardSet::single(first);
         let mut found = false;
-        subsets_summing_to(self, rest, 15u8.saturating_sub(self.value(first)), &mut |_| {
-            found = true;
-        });
+        subsets_summing_to(
+            self,
+            rest,
+            15u8.saturating_sub(self.value(first)),
+            &mut |_| {
+                found = true;
+            },
+        );
         found
     }
 }
@@ -126,7 +138,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{Game, Options, OptionValue};
+    use crate::variant::{Game, OptionValue, Options};
 
     fn set(cards: &[&str]) -> CardSet {
         cards.iter().map(|s| s.parse::<Card>().unwrap()).collect()
@@ -142,22 +154,33 @@ mod tests {
     #[test]
     fn equal_card_beats_sums() {
         assert_eq!(options(Game::Scopa, &["5C", "3D", "2H"], "5S"), ["5C"]);
-        assert_eq!(options(Game::Scopa, &["5C", "5D", "3H", "2S"], "5S"), ["5C", "5D"]);
+        assert_eq!(
+            options(Game::Scopa, &["5C", "5D", "3H", "2S"], "5S"),
+            ["5C", "5D"]
+        );
     }
 
     #[test]
     fn equal_cards_are_distinct_options() {
-        let got = options(Game::Scopa, &["AC", "AD", "2H", "2S", "3C", "KD", "KH", "QS"], "5D");
+        let got = options(
+            Game::Scopa,
+            &["AC", "AD", "2H", "2S", "3C", "KD", "KH", "QS"],
+            "5D",
+        );
         assert_eq!(got, ["AC+2H+2S", "AD+2H+2S", "AC+AD+3C", "2H+3C", "2S+3C"]);
     }
 
     #[test]
     fn face_values_follow_the_game() {
-        assert_eq!(options(Game::Scopa, &["JC", "AD"], "KS"), Vec::<String>::new());
+        assert_eq!(
+            options(Game::Scopa, &["JC", "AD"], "KS"),
+            Vec::<String>::new()
+        );
         assert_eq!(options(Game::Chkobba, &["JC", "AD"], "KS"), ["AD+JC"]);
         assert_eq!(options(Game::Chkobba, &["2D", "6S"], "QH"), ["2D+6S"]);
         let mut o = Options::new(Game::Chkobba, 2);
-        o.set("chkobba_face_values", &OptionValue::Str("italian".into())).unwrap();
+        o.set("chkobba_face_values", &OptionValue::Str("italian".into()))
+            .unwrap();
         let rules = Rules::new(o).unwrap();
         let mut out = Vec::new();
         rules.capture_options(set(&["2D", "6S"]), "QH".parse().unwrap(), &mut out);
@@ -166,8 +189,14 @@ mod tests {
 
     #[test]
     fn escoba_makes_fifteen_with_the_played_card() {
-        assert_eq!(options(Game::Escoba, &["AD", "4C", "7D"], "3H"), ["AD+4C+7D"]);
-        assert_eq!(options(Game::Escoba, &["AD", "4C", "7D", "QS"], "3H"), ["AD+4C+7D"]);
+        assert_eq!(
+            options(Game::Escoba, &["AD", "4C", "7D"], "3H"),
+            ["AD+4C+7D"]
+        );
+        assert_eq!(
+            options(Game::Escoba, &["AD", "4C", "7D", "QS"], "3H"),
+            ["AD+4C+7D"]
+        );
         assert_eq!(options(Game::Escoba, &["5C", "5D"], "5S"), ["5C+5D"]);
         assert_eq!(options(Game::Escoba, &[], "KS"), Vec::<String>::new());
     }
@@ -175,14 +204,30 @@ mod tests {
     #[test]
     fn escoba_opening_table() {
         let rules = Rules::profile(Game::Escoba, 2).unwrap();
-        assert_eq!(rules.opening(set(&["AC", "2D", "4H", "JS"])).dealer_sweeps, 1);
-        assert_eq!(rules.opening(set(&["KC", "KD", "QH", "AS"])).dealer_sweeps, 2);
-        assert_eq!(rules.opening(set(&["KC", "3D", "2H", "5S"])).dealer_sweeps, 0);
+        assert_eq!(
+            rules.opening(set(&["AC", "2D", "4H", "JS"])).dealer_sweeps,
+            1
+        );
+        assert_eq!(
+            rules.opening(set(&["KC", "KD", "QH", "AS"])).dealer_sweeps,
+            2
+        );
+        assert_eq!(
+            rules.opening(set(&["KC", "3D", "2H", "5S"])).dealer_sweeps,
+            0
+        );
         let mut o = Options::new(Game::Escoba, 2);
-        o.set("initial_30_requires_partition", &OptionValue::Bool(true)).unwrap();
+        o.set("initial_30_requires_partition", &OptionValue::Bool(true))
+            .unwrap();
         let rules = Rules::new(o).unwrap();
-        assert_eq!(rules.opening(set(&["KC", "KD", "QH", "AS"])).dealer_sweeps, 0);
-        assert_eq!(rules.opening(set(&["KC", "5D", "QH", "6S"])).dealer_sweeps, 2);
+        assert_eq!(
+            rules.opening(set(&["KC", "KD", "QH", "AS"])).dealer_sweeps,
+            0
+        );
+        assert_eq!(
+            rules.opening(set(&["KC", "5D", "QH", "6S"])).dealer_sweeps,
+            2
+        );
     }
 
     #[test]

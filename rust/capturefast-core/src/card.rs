@@ -174,7 +174,10 @@ mod tests {
     #[test]
     fn rejects_bad_strings() {
         for s in ["", "7", "10D", "8D", "7X", "7DD", "JOKER"] {
-            assert!(matches!(s.parse::<Card>(), Err(Error::InvalidCard(_))), "{s}");
+            assert!(
+                matches!(s.parse::<Card>(), Err(Error::InvalidCard(_))),
+                "{s}"
+            );
         }
     }
 }

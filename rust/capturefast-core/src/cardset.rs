@@ -68,7 +68,8 @@ impl CardSet {
 
     /// The lowest card, if any.
     pub fn first(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card::new(self.0.trailing_zeros() as u8).expect("mask holds ids < 40"))
+        (self.0 != 0)
+            .then(|| Card::new(self.0.trailing_zeros() as u8).expect("mask holds ids < 40"))
     }
 
     /// The cards in id order.
@@ -182,8 +183,8 @@ mod tests {
     #[test]
     fn masks_match_their_cards() {
         for c in Card::all() {
-            assert_eq!(CardSet::rank(c.rank().index()).contains(c), true);
-            assert_eq!(CardSet::suit(c.suit() as usize).contains(c), true);
+            assert!(CardSet::rank(c.rank().index()).contains(c));
+            assert!(CardSet::suit(c.suit() as usize).contains(c));
             assert_eq!(CardSet::COINS.contains(c), c.suit() == Suit::Diamonds);
         }
         assert_eq!(CardSet::COINS.len(), 10);
@@ -193,7 +194,10 @@ mod tests {
 
     #[test]
     fn iterates_in_id_order() {
-        let s: CardSet = ["KS", "AC", "7D"].iter().map(|x| x.parse::<Card>().unwrap()).collect();
+        let s: CardSet = ["KS", "AC", "7D"]
+            .iter()
+            .map(|x| x.parse::<Card>().unwrap())
+            .collect();
         let v: Vec<String> = s.iter().map(|c| c.to_string()).collect();
         assert_eq!(v, ["AC", "7D", "KS"]);
         assert_eq!(s.to_string(), "AC+7D+KS");

@@ -1,4 +1,4 @@
-//! The engine's random numbers: SplitMix64 and a Fisher–Yates shuffle of our own.
+//! The engine's random numbers: `SplitMix64` and a Fisher–Yates shuffle of our own.
 //!
 //! The algorithms are fixed in `docs/conventions.md` so that a seed means the same deal forever
 //! (no generator whose output may change between crate versions) and the Python reference can
@@ -6,7 +6,7 @@
 
 use crate::card::{Card, NUM_CARDS};
 
-/// SplitMix64 (Steele, Lea, Flood 2014): one `u64` of state, cheap to copy with a [`State`].
+/// `SplitMix64` (Steele, Lea, Flood 2014): one `u64` of state, cheap to copy with a [`State`].
 ///
 /// [`State`]: crate::State
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

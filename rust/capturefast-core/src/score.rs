@@ -56,7 +56,10 @@ impl Rules {
         let mut total = 0;
         for suit in 0..NUM_SUITS {
             let cards = pile & CardSet::suit(suit);
-            let best = cards.iter().map(|c| PRIMIERA_POINTS[c.rank().index()]).max();
+            let best = cards
+                .iter()
+                .map(|c| PRIMIERA_POINTS[c.rank().index()])
+                .max();
             match (best, self.options().primiera_missing_suit) {
                 (Some(p), _) => total += p,
                 (None, MissingSuit::Zero) => {}
@@ -115,7 +118,12 @@ impl Rules {
         for side in awards.into_iter().flatten() {
             points[usize::from(side)] += 1;
         }
-        HandScore { counts, awards, sweeps, points }
+        HandScore {
+            counts,
+            awards,
+            sweeps,
+            points,
+        }
     }
 
     /// The side that has won the match with these scores, or `None` to play on (K15, S-A5, E12).
@@ -157,7 +165,8 @@ mod tests {
     #[test]
     fn missing_suit_zero_variant() {
         let mut o = Options::new(Game::Scopa, 2);
-        o.set("primiera_missing_suit", &OptionValue::Str("zero".into())).unwrap();
+        o.set("primiera_missing_suit", &OptionValue::Str("zero".into()))
+            .unwrap();
         let rules = Rules::new(o).unwrap();
         assert_eq!(rules.primiera(set(&["7H", "7D", "6C"])), Some(60));
     }

@@ -103,114 +103,9 @@ impl State {
 
     /// A position given card by card; refused with a clear error if it cannot arise in a game.
     pub fn from_position(rules: &Rules, p: &Position) -> Result<State, Error> {
+        check_seats_and_cards(rules, p)?;
+        check_history(rules, p)?;
         let n = rules.num_players();
-        let pos_err = |m: String| Err(Error::Position(m));
-        if p.hands.len() != usize::from(n) {
-            return pos_err(format!("{n} players need {n} hands, got: {}", p.hands.len()));
-        }
-        if p.dealer >= n {
-            return pos_err(format!("dealer must be a seat below {n}, got: {}", p.dealer));
-        }
-        if p.to_move >= n {
-            return pos_err(format!("to_move must be a seat below {n}, got: {}", p.to_move));
-        }
-        if let Some(lc) = p.last_capturer
-            && lc >= n
-        {
-            return pos_err(format!("last_capturer must be a seat below {n}, got: {lc}"));
-        }
-        // Every card exactly once across the zones.
-        let mut seen = CardSet::EMPTY;
-        let zones = p.hands.iter().copied().chain([p.table, p.piles[0], p.piles[1]]);
-        let stock = p.stock.iter().map(|&c| CardSet::single(c));
-        for zone in zones.chain(stock) {
-            let dup = seen & zone;
-            if let Some(c) = dup.first() {
-                return Err(Error::DuplicateCard(c.to_string()));
-            }
-            seen |= zone;
-        }
-        if seen != CardSet::FULL {
-            return pos_err(format!(
-                "the zones must hold all 40 cards once; missing: {}",
-                CardSet::FULL - seen
-            ));
-        }
-        // Hand sizes: in a round the seats play in order from the leader, so those before
-        // `to_move` hold one card fewer than the rest.
-        let leader = (p.dealer + 1) % n;
-        let k = (p.to_move + n - leader) % n;
-        let h = p.hands[usize::from(p.to_move)].len();
-        if h == 0 || h > u32::from(HAND_SIZE) {
-            return pos_err(format!(
-                "the player to move must hold 1 to {HAND_SIZE} cards, got: {h}"
-            ));
-        }
-        for off in 0..n {
-            let seat = (leader + off) % n;
-            let want = if off < k { h - 1 } else { h };
-            let got = p.hands[usize::from(seat)].len();
-            if got != want {
-                return pos_err(format!(
-                    "seat {seat} should hold {want} cards when seat {} is to move, got: {got}",
-                    p.to_move
-                ));
-            }
-        }
-        let round = usize::from(n) * usize::from(HAND_SIZE);
-        if p.stock.len() % round != 0 {
-            return pos_err(format!(
-                "the stock must hold a multiple of {round} cards, got: {}",
-                p.stock.len()
-            ));
-        }
-        let captured = !(p.piles[0] | p.piles[1]).is_empty() || p.sweeps != [0, 0];
-        match p.last_capturer {
-            None if captured => {
-                return pos_err(
-                    "piles or sweeps are not empty, so someone has captured: last_capturer is \
-                     None"
-                        .to_string(),
-                );
-            }
-            None if rules.game() != Game::Escoba => {
-                // I4: with no capture yet, each trail added a value missing from the table, so
-                // a capture must still be forced before the cards run out.
-                let values: CardSet = p.table;
-                let distinct = (1..=10u8)
-                    .filter(|&v| !(values & rules.cards_of_value(v)).is_empty())
-                    .count();
-                let remaining = 40 - p.table.len() as usize;
-                if remaining <= 10 - distinct {
-                    return pos_err(format!(
-                        "no capture was made yet, so the table cannot hold this many cards: {}",
-                        p.table.len()
-                    ));
-                }
-            }
-            Some(lc) if p.piles[Rules::side(lc)].is_empty() => {
-                return pos_err(format!("last_capturer's side has an empty pile: {lc}"));
-            }
-            _ => {}
-        }
-        if rules.game() == Game::Escoba {
-            // E-A4: every capture takes a multiple of 15.
-            for (side, pile) in p.piles.iter().enumerate() {
-                let t = rules.total(*pile);
-                if t % 15 != 0 {
-                    return pos_err(format!(
-                        "in escoba every capture totals a multiple of 15, so a pile does too; \
-                         side {side} pile totals: {t}"
-                    ));
-                }
-            }
-        }
-        if let Some(w) = rules.match_winner(p.scores) {
-            return pos_err(format!(
-                "the match is already won by side {w} at scores {:?}; scores: {}",
-                p.scores, w
-            ));
-        }
         let mut deck = [Card::SEVEN_OF_COINS; NUM_CARDS];
         let pos = NUM_CARDS - p.stock.len();
         deck[pos..].copy_from_slice(&p.stock);
@@ -535,7 +430,10 @@ impl State {
 
     /// G7: leftovers to the last capturer (never a sweep), score, match end.
     fn end_hand(&mut self, rules: &Rules) {
-        assert!(self.last_capturer != NO_SEAT, "I4: someone always captures in a hand");
+        assert!(
+            self.last_capturer != NO_SEAT,
+            "I4: someone always captures in a hand"
+        );
         let side = Rules::side(self.last_capturer);
         self.piles[side] |= self.table;
         self.table = CardSet::EMPTY;
@@ -543,12 +441,17 @@ impl State {
         self.scores[0] += score.points[0];
         self.scores[1] += score.points[1];
         self.winner = rules.match_winner(self.scores);
-        self.phase = if self.winner.is_some() { Phase::MatchOver } else { Phase::HandOver };
+        self.phase = if self.winner.is_some() {
+            Phase::MatchOver
+        } else {
+            Phase::HandOver
+        };
     }
 
     /// The score of the finished hand, or `None` while it is being played.
     pub fn hand_score(&self, rules: &Rules) -> Option<HandScore> {
-        self.hand_over().then(|| rules.score(self.piles, self.sweeps))
+        self.hand_over()
+            .then(|| rules.score(self.piles, self.sweeps))
     }
 
     /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over
@@ -565,9 +468,9 @@ impl State {
                 "the match is over, won by side: {}",
                 self.winner.unwrap_or(0)
             ))),
-            Phase::Cut | Phase::Play => {
-                Err(Error::IllegalMove("the hand is not over yet: next_hand".to_string()))
-            }
+            Phase::Cut | Phase::Play => Err(Error::IllegalMove(
+                "the hand is not over yet: next_hand".to_string(),
+            )),
         }
     }
 }
@@ -616,7 +519,10 @@ impl State {
     pub fn decode(rules: &Rules, b: &[u8]) -> Result<State, Error> {
         let err = |m: &str| Error::Decode(m.to_string());
         if b.len() != ENCODED_LEN {
-            return Err(Error::Decode(format!("expected {ENCODED_LEN} bytes, got: {}", b.len())));
+            return Err(Error::Decode(format!(
+                "expected {ENCODED_LEN} bytes, got: {}",
+                b.len()
+            )));
         }
         if b[0] != ENCODING_VERSION {
             return Err(Error::Decode(format!("unknown encoding version: {}", b[0])));
@@ -650,7 +556,11 @@ impl State {
             _ => return Err(err("unknown phase")),
         };
         let seat = |x: u8| x < n;
-        let cut_card = if b[6] == u8::MAX { None } else { Some(Card::new(b[6]).ok_or_else(|| err("bad cut card"))?) };
+        let cut_card = if b[6] == u8::MAX {
+            None
+        } else {
+            Some(Card::new(b[6]).ok_or_else(|| err("bad cut card"))?)
+        };
         let winner = if b[7] == u8::MAX { None } else { Some(b[7]) };
         let deck_pos = b[8];
         if !seat(b[2]) || !seat(b[3]) || !(b[4] == NO_SEAT || seat(b[4])) {
@@ -665,7 +575,9 @@ impl State {
             return Err(err("inconsistent fields"));
         }
         let mut seen = CardSet::EMPTY;
-        let stock = deck[usize::from(deck_pos)..].iter().map(|&c| CardSet::single(c));
+        let stock = deck[usize::from(deck_pos)..]
+            .iter()
+            .map(|&c| CardSet::single(c));
         let cut = cut_card.map(CardSet::single);
         for zone in masks.iter().copied().chain(stock).chain(cut) {
             if !(seen & zone).is_empty() {
@@ -696,4 +608,136 @@ impl State {
             hand_number: u32_at(off + 18),
         })
     }
+}
+
+/// `from_position` checks: seat numbers, every card once, hand sizes, stock size.
+fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
+    let n = rules.num_players();
+    let pos_err = |m: String| Err(Error::Position(m));
+    if p.hands.len() != usize::from(n) {
+        return pos_err(format!(
+            "{n} players need {n} hands, got: {}",
+            p.hands.len()
+        ));
+    }
+    if p.dealer >= n {
+        return pos_err(format!(
+            "dealer must be a seat below {n}, got: {}",
+            p.dealer
+        ));
+    }
+    if p.to_move >= n {
+        return pos_err(format!(
+            "to_move must be a seat below {n}, got: {}",
+            p.to_move
+        ));
+    }
+    if let Some(lc) = p.last_capturer
+        && lc >= n
+    {
+        return pos_err(format!("last_capturer must be a seat below {n}, got: {lc}"));
+    }
+    // Every card exactly once across the zones.
+    let mut seen = CardSet::EMPTY;
+    let zones = p
+        .hands
+        .iter()
+        .copied()
+        .chain([p.table, p.piles[0], p.piles[1]]);
+    let stock = p.stock.iter().map(|&c| CardSet::single(c));
+    for zone in zones.chain(stock) {
+        let dup = seen & zone;
+        if let Some(c) = dup.first() {
+            return Err(Error::DuplicateCard(c.to_string()));
+        }
+        seen |= zone;
+    }
+    if seen != CardSet::FULL {
+        return pos_err(format!(
+            "the zones must hold all 40 cards once; missing: {}",
+            CardSet::FULL - seen
+        ));
+    }
+    // Hand sizes: in a round the seats play in order from the leader, so those before
+    // `to_move` hold one card fewer than the rest.
+    let leader = (p.dealer + 1) % n;
+    let before = (p.to_move + n - leader) % n;
+    let held = p.hands[usize::from(p.to_move)].len();
+    if held == 0 || held > u32::from(HAND_SIZE) {
+        return pos_err(format!(
+            "the player to move must hold 1 to {HAND_SIZE} cards, got: {held}"
+        ));
+    }
+    for off in 0..n {
+        let seat = (leader + off) % n;
+        let want = if off < before { held - 1 } else { held };
+        let got = p.hands[usize::from(seat)].len();
+        if got != want {
+            return pos_err(format!(
+                "seat {seat} should hold {want} cards when seat {} is to move, got: {got}",
+                p.to_move
+            ));
+        }
+    }
+    let round = usize::from(n) * usize::from(HAND_SIZE);
+    if p.stock.len() % round != 0 {
+        return pos_err(format!(
+            "the stock must hold a multiple of {round} cards, got: {}",
+            p.stock.len()
+        ));
+    }
+    Ok(())
+}
+
+/// `from_position` checks: what the piles, sweeps and scores say about the hand so far.
+fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
+    let pos_err = |m: String| Err(Error::Position(m));
+    let captured = !(p.piles[0] | p.piles[1]).is_empty() || p.sweeps != [0, 0];
+    match p.last_capturer {
+        None if captured => {
+            return pos_err(
+                "piles or sweeps are not empty, so someone has captured: last_capturer is \
+                     None"
+                    .to_string(),
+            );
+        }
+        None if rules.game() != Game::Escoba => {
+            // I4: with no capture yet, each trail added a value missing from the table, so
+            // a capture must still be forced before the cards run out.
+            let values: CardSet = p.table;
+            let distinct = (1..=10u8)
+                .filter(|&v| !(values & rules.cards_of_value(v)).is_empty())
+                .count();
+            let remaining = 40 - p.table.len() as usize;
+            if remaining <= 10 - distinct {
+                return pos_err(format!(
+                    "no capture was made yet, so the table cannot hold this many cards: {}",
+                    p.table.len()
+                ));
+            }
+        }
+        Some(lc) if p.piles[Rules::side(lc)].is_empty() => {
+            return pos_err(format!("last_capturer's side has an empty pile: {lc}"));
+        }
+        _ => {}
+    }
+    if rules.game() == Game::Escoba {
+        // E-A4: every capture takes a multiple of 15.
+        for (side, pile) in p.piles.iter().enumerate() {
+            let t = rules.total(*pile);
+            if t % 15 != 0 {
+                return pos_err(format!(
+                    "in escoba every capture totals a multiple of 15, so a pile does too; \
+                         side {side} pile totals: {t}"
+                ));
+            }
+        }
+    }
+    if let Some(w) = rules.match_winner(p.scores) {
+        return pos_err(format!(
+            "the match is already won by side {w} at scores {:?}; scores: {}",
+            p.scores, w
+        ));
+    }
+    Ok(())
 }

@@ -186,7 +186,10 @@ impl Options {
         let word = |choices: &[&str]| -> Result<usize, Error> {
             let expected = choices.join(" or ");
             match value {
-                OptionValue::Str(s) => choices.iter().position(|c| c == s).ok_or_else(|| bad(&expected)),
+                OptionValue::Str(s) => choices
+                    .iter()
+                    .position(|c| c == s)
+                    .ok_or_else(|| bad(&expected)),
                 _ => Err(bad(&expected)),
             }
         };
@@ -207,8 +210,8 @@ impl Options {
                 _ => return Err(bad("a whole number from 1 to 10000")),
             },
             "last_play_sweep" => {
-                self.last_play_sweep = [LastPlaySweep::Void, LastPlaySweep::Counts]
-                    [word(&["void", "counts"])?];
+                self.last_play_sweep =
+                    [LastPlaySweep::Void, LastPlaySweep::Counts][word(&["void", "counts"])?];
             }
             "primiera_missing_suit" => {
                 if self.game == Game::Chkobba {
@@ -406,7 +409,10 @@ impl Rules {
 
     /// Cards whose capture value is `v` (empty outside 1..=10).
     pub fn cards_of_value(&self, v: u8) -> CardSet {
-        self.by_value.get(usize::from(v)).copied().unwrap_or(CardSet::EMPTY)
+        self.by_value
+            .get(usize::from(v))
+            .copied()
+            .unwrap_or(CardSet::EMPTY)
     }
 
     /// Sum of capture values of `set`.
@@ -438,9 +444,7 @@ impl Rules {
         match self.options.redeal {
             Redeal::Off => false,
             Redeal::ThreeKings => (table & CardSet::rank(Rank::KING.index())).len() >= 3,
-            Redeal::ThreeOfARank => {
-                (0..NUM_RANKS).any(|r| (table & CardSet::rank(r)).len() >= 3)
-            }
+            Redeal::ThreeOfARank => (0..NUM_RANKS).any(|r| (table & CardSet::rank(r)).len() >= 3),
         }
     }
 }

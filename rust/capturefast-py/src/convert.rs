@@ -83,7 +83,7 @@ pub fn mv(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
 }
 
 /// A Python list of `Card`s in id order.
-pub fn card_list_py<'py>(py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, PyList>> {
+pub fn card_list_py(py: Python<'_>, set: CardSet) -> PyResult<Bound<'_, PyList>> {
     PyList::new(py, set.iter().map(PyCard))
 }
 
@@ -94,8 +94,10 @@ pub fn cards_in_order_py<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound
 
 /// A Python `frozenset` of `Card`s.
 pub fn frozenset_py<'py>(py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, PyFrozenSet>> {
-    let items: Vec<Bound<'py, PyCard>> =
-        set.iter().map(|c| Bound::new(py, PyCard(c))).collect::<PyResult<_>>()?;
+    let items: Vec<Bound<'py, PyCard>> = set
+        .iter()
+        .map(|c| Bound::new(py, PyCard(c)))
+        .collect::<PyResult<_>>()?;
     PyFrozenSet::new(py, &items)
 }
 
@@ -107,7 +109,10 @@ pub fn seat(obj: &Bound<'_, PyAny>, n: u8, what: &str) -> PyResult<u8> {
 /// Checks a seat number below `n`.
 pub fn seat_num(i: i64, n: u8, what: &str) -> PyResult<u8> {
     u8::try_from(i).ok().filter(|&s| s < n).ok_or_else(|| {
-        crate::errors::PositionError::new_err(format!("{what} must be a seat from 0 to {}, got: {i}", n - 1))
+        crate::errors::PositionError::new_err(format!(
+            "{what} must be a seat from 0 to {}, got: {i}",
+            n - 1
+        ))
     })
 }
 

@@ -25,7 +25,9 @@ impl From<Error> for PyErr {
     fn from(Error(e): Error) -> PyErr {
         let msg = e.to_string();
         match e {
-            CoreError::InvalidCard(_) | CoreError::DuplicateCard(_) => InvalidCardError::new_err(msg),
+            CoreError::InvalidCard(_) | CoreError::DuplicateCard(_) => {
+                InvalidCardError::new_err(msg)
+            }
             CoreError::IllegalMove(_) | CoreError::BadMove(_) => IllegalMoveError::new_err(msg),
             CoreError::Variant(_) => VariantError::new_err(msg),
             CoreError::Decode(_) => DecodeError::new_err(msg),

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use capturefast_core::{
-    Card, CardSet, Game, Move, MoveKind, OptionValue, Options, Rules, HandScore,
+    Card, CardSet, Game, HandScore, Move, MoveKind, OptionValue, Options, Rules,
 };
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
@@ -54,8 +54,8 @@ impl PyCard {
         self.0.id()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
+        (slf.get_type().into_any(), (slf.get().0.to_string(),))
     }
 }
 
@@ -72,7 +72,10 @@ pub struct PyMove {
 impl PyMove {
     #[new]
     fn new(spec: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        Ok(PyMove { mv: convert::mv(spec)?, sweep: false })
+        Ok(PyMove {
+            mv: convert::mv(spec)?,
+            sweep: false,
+        })
     }
 
     /// A `play` move: `card` capturing `captures` (empty: the card trails).
@@ -85,12 +88,18 @@ impl PyMove {
             None => CardSet::EMPTY,
         };
         if caps.contains(card) {
-            return py(Err(capturefast_core::Error::DuplicateCard(card.to_string())));
+            return py(Err(capturefast_core::Error::DuplicateCard(
+                card.to_string(),
+            )));
         }
-        Ok(PyMove { mv: Move::play(card, caps), sweep: false })
+        Ok(PyMove {
+            mv: Move::play(card, caps),
+            sweep: false,
+        })
     }
 
     /// The move packed in one integer: captures in bits 0-39, card in 40-45, kind in 46-47.
+    #[allow(clippy::wrong_self_convention)] // `#[pymethods]` take `&self`
     fn to_int(&self) -> u64 {
         self.mv.to_bits()
     }
@@ -147,15 +156,20 @@ impl PyMove {
             return Ok(py.NotImplemented());
         };
         let (a, b) = (self.mv, o.get().mv);
-        Ok(op.matches(a.cmp(&b)).into_pyobject(py)?.to_owned().into_any().unbind())
+        Ok(op
+            .matches(a.cmp(&b))
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any()
+            .unbind())
     }
 
     fn __hash__(&self) -> u64 {
         self.mv.to_bits()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().into_any(), (slf.get().mv.to_string(),)))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
+        (slf.get_type().into_any(), (slf.get().mv.to_string(),))
     }
 }
 
@@ -210,7 +224,9 @@ impl PyRules {
     pub fn build(game: &str, players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let game = py(Game::from_name(game))?;
         let players = u8::try_from(players).map_err(|_| {
-            VariantError::new_err(format!("players must be 2, or 4 in partnerships, got: {players}"))
+            VariantError::new_err(format!(
+                "players must be 2, or 4 in partnerships, got: {players}"
+            ))
         })?;
         let mut o = Options::new(game, players);
         if let Some(d) = options {
@@ -262,7 +278,9 @@ impl PyRules {
         kw.set_item("sweeps", s.sweeps.to_vec())?;
         kw.set_item("piles", piles_py)?;
         kw.set_item("scores", scores.map(|x| x.to_vec()))?;
-        py.import("capturefast.report")?.getattr("HandReport")?.call((), Some(&kw))
+        py.import("capturefast.report")?
+            .getattr("HandReport")?
+            .call((), Some(&kw))
     }
 }
 
@@ -381,7 +399,9 @@ impl PyRules {
         }
         let mut out = Vec::new();
         self.0.capture_options(table, card, &mut out);
-        out.into_iter().map(|s| convert::frozenset_py(py, s)).collect()
+        out.into_iter()
+            .map(|s| convert::frozenset_py(py, s))
+            .collect()
     }
 
     /// The opening-table rule for the 4 face-up cards of a deal.
@@ -394,7 +414,10 @@ impl PyRules {
             )));
         }
         let o = self.0.opening(table);
-        Ok(PyOpening { redeal: o.redeal, dealer_sweeps: o.dealer_sweeps })
+        Ok(PyOpening {
+            redeal: o.redeal,
+            dealer_sweeps: o.dealer_sweeps,
+        })
     }
 
     /// Scores a hand from the two sides' piles (together all 40 cards) and sweep counts.
@@ -422,7 +445,9 @@ impl PyRules {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyRules>().is_ok_and(|o| o.get().0.options() == self.0.options())
+        other
+            .cast::<PyRules>()
+            .is_ok_and(|o| o.get().0.options() == self.0.options())
     }
 
     fn __hash__(&self) -> u64 {
@@ -438,7 +463,10 @@ impl PyRules {
             .to_pairs()
             .iter()
             .filter(|(k, v)| {
-                Options::new(o.game, o.players).to_pairs().iter().all(|(k2, v2)| k2 != k || v2 != v)
+                Options::new(o.game, o.players)
+                    .to_pairs()
+                    .iter()
+                    .all(|(k2, v2)| k2 != k || v2 != v)
             })
             .map(|(k, v)| match v {
                 OptionValue::Str(s) => format!(", {k}='{s}'"),
@@ -446,7 +474,12 @@ impl PyRules {
                 OptionValue::Int(i) => format!(", {k}={i}"),
             })
             .collect();
-        format!("Rules.{}(players={}{})", o.game.name(), o.players, opts.concat())
+        format!(
+            "Rules.{}(players={}{})",
+            o.game.name(),
+            o.players,
+            opts.concat()
+        )
     }
 
     fn __reduce__<'py>(
@@ -459,7 +492,9 @@ impl PyRules {
 }
 
 fn py_dup<T>(card: Card) -> PyResult<T> {
-    py(Err(capturefast_core::Error::DuplicateCard(card.to_string())))
+    py(Err(capturefast_core::Error::DuplicateCard(
+        card.to_string(),
+    )))
 }
 
 /// Two disjoint piles that together hold all 40 cards.

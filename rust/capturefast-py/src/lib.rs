@@ -2,6 +2,9 @@
 //!
 //! Conversion, GIL release and exceptions only; every rule lives in `capturefast-core`.
 
+// `#[pymethods]` receive `&self` whatever the size of the wrapped value.
+#![allow(clippy::trivially_copy_pass_by_ref)]
+
 mod batch;
 mod convert;
 mod errors;

@@ -1,5 +1,7 @@
 //! `State` and `View` for Python. A `State` is immutable from Python: `play` returns a new one.
 
+use std::fmt::Write as _;
+
 use capturefast_core::{CardSet, Error as CoreError, Move, Phase, Position, State, View};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -28,12 +30,21 @@ fn phase_name(p: Phase) -> &'static str {
 fn moves_py(rules: &PyRules, state: &State) -> Vec<PyMove> {
     let mut moves = Vec::with_capacity(16);
     state.legal_moves(&rules.0, &mut moves);
-    moves.iter().map(|&mv| PyMove { mv, sweep: state.is_sweep(&rules.0, mv) }).collect()
+    moves
+        .iter()
+        .map(|&mv| PyMove {
+            mv,
+            sweep: state.is_sweep(&rules.0, mv),
+        })
+        .collect()
 }
 
 impl PyState {
     fn with(&self, state: State) -> PyState {
-        PyState { rules: self.rules.clone(), state }
+        PyState {
+            rules: self.rules.clone(),
+            state,
+        }
     }
 }
 
@@ -86,10 +97,15 @@ impl PyState {
         };
         let piles = match piles {
             Some(p) => {
-                let v: Vec<CardSet> =
-                    p.try_iter()?.map(|x| convert::cards(&x?)).collect::<PyResult<_>>()?;
+                let v: Vec<CardSet> = p
+                    .try_iter()?
+                    .map(|x| convert::cards(&x?))
+                    .collect::<PyResult<_>>()?;
                 <[CardSet; 2]>::try_from(v).map_err(|v| {
-                    PositionError::new_err(format!("piles must be one per side (2), got: {}", v.len()))
+                    PositionError::new_err(format!(
+                        "piles must be one per side (2), got: {}",
+                        v.len()
+                    ))
                 })?
             }
             None => [CardSet::EMPTY; 2],
@@ -152,7 +168,9 @@ impl PyState {
     /// Each seat's hand, cards in id order.
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        (0..self.state.num_players()).map(|s| convert::card_list_py(py, self.state.hand(s))).collect()
+        (0..self.state.num_players())
+            .map(|s| convert::card_list_py(py, self.state.hand(s)))
+            .collect()
     }
 
     /// The table, cards in id order.
@@ -176,7 +194,9 @@ impl PyState {
     /// Captured cards per side this hand, in id order.
     #[getter]
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        (0..2).map(|s| convert::card_list_py(py, self.state.pile(s))).collect()
+        (0..2)
+            .map(|s| convert::card_list_py(py, self.state.pile(s)))
+            .collect()
     }
 
     /// Sweeps per side this hand.
@@ -249,8 +269,12 @@ impl PyState {
     /// The report of the finished hand: points, awards, counts, sweeps, match score.
     fn hand_report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.state.hand_score(&self.rules.0) {
-            Some(s) => self.rules.report(py, &s, self.state.piles(), Some(self.state.scores())),
-            None => Err(IllegalMoveError::new_err("the hand is not over yet: hand_report")),
+            Some(s) => self
+                .rules
+                .report(py, &s, self.state.piles(), Some(self.state.scores())),
+            None => Err(IllegalMoveError::new_err(
+                "the hand is not over yet: hand_report",
+            )),
         }
     }
 
@@ -264,7 +288,10 @@ impl PyState {
     /// What `seat` can see, and nothing more.
     fn view(&self, seat: &Bound<'_, PyAny>) -> PyResult<PyView> {
         let s = convert::seat(seat, self.state.num_players(), "seat")?;
-        Ok(PyView { rules: self.rules.clone(), view: self.state.view(s) })
+        Ok(PyView {
+            rules: self.rules.clone(),
+            view: self.state.view(s),
+        })
     }
 
     /// The state as bytes (`State.from_bytes(rules, b)` reads it back).
@@ -294,7 +321,9 @@ impl PyState {
         h.finish()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let f = slf.get_type().getattr("from_bytes")?;
         let me = slf.get();
@@ -328,11 +357,12 @@ impl PyState {
                 None => "hand over".to_string(),
             }
         );
-        out += &format!("table: {}\n", s.table());
+        let _ = writeln!(out, "table: {}", s.table());
         for seat in 0..s.num_players() {
-            out += &format!("seat {seat}: {}\n", s.hand(seat));
+            let _ = writeln!(out, "seat {seat}: {}", s.hand(seat));
         }
-        out += &format!(
+        let _ = write!(
+            out,
             "stock: {} cards; piles: {} v {} cards; sweeps {:?}; scores {:?}",
             s.stock().len(),
             s.pile(0).len(),
@@ -371,7 +401,11 @@ impl PyView {
     /// Captured cards per side (each was shown when taken).
     #[getter]
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        self.view.piles.iter().map(|&p| convert::card_list_py(py, p)).collect()
+        self.view
+            .piles
+            .iter()
+            .map(|&p| convert::card_list_py(py, p))
+            .collect()
     }
     /// Cards the seat cannot see: other hands, the stock, a cut card it was not shown.
     #[getter]
@@ -432,28 +466,43 @@ impl PyView {
         }
         let mut out = Vec::new();
         if let Some(c) = v.cut_card {
-            out.push(PyMove { mv: Move::cut(c, true), sweep: false });
-            out.push(PyMove { mv: Move::cut(c, false), sweep: false });
+            out.push(PyMove {
+                mv: Move::cut(c, true),
+                sweep: false,
+            });
+            out.push(PyMove {
+                mv: Move::cut(c, false),
+                sweep: false,
+            });
             return out;
         }
-        let last = v.stock_size == 0 && v.hand_sizes.iter().map(|&h| u32::from(h)).sum::<u32>() == 1;
+        let last =
+            v.stock_size == 0 && v.hand_sizes.iter().map(|&h| u32::from(h)).sum::<u32>() == 1;
         let void = self.rules.0.options().last_play_sweep == capturefast_core::LastPlaySweep::Void;
         let mut caps = Vec::new();
         for card in v.hand {
             self.rules.0.capture_options(v.table, card, &mut caps);
             if caps.is_empty() {
-                out.push(PyMove { mv: Move::play(card, CardSet::EMPTY), sweep: false });
+                out.push(PyMove {
+                    mv: Move::play(card, CardSet::EMPTY),
+                    sweep: false,
+                });
             }
             for &c in &caps {
                 let sweep = c == v.table && !(last && void);
-                out.push(PyMove { mv: Move::play(card, c), sweep });
+                out.push(PyMove {
+                    mv: Move::play(card, c),
+                    sweep,
+                });
             }
         }
         out
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyView>().is_ok_and(|o| o.get().view == self.view)
+        other
+            .cast::<PyView>()
+            .is_ok_and(|o| o.get().view == self.view)
     }
 
     fn __hash__(&self) -> u64 {

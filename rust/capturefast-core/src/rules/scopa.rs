@@ -54,7 +54,8 @@ mod tests {
         assert!(s.hand_over());
 
         let mut o = Options::new(Game::Scopa, 2);
-        o.set("last_play_sweep", &OptionValue::Str("counts".into())).unwrap();
+        o.set("last_play_sweep", &OptionValue::Str("counts".into()))
+            .unwrap();
         let rules = Rules::new(o).unwrap();
         let mut s = final_play(&rules, &["3C", "4D"], "7S");
         s.play(&rules, mv).unwrap();

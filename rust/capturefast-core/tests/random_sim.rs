@@ -1,0 +1,202 @@
+//! Random-simulation invariants (open_spiel's `RandomSimTest` list and spec §6) over many
+//! seeded games of every game and player count.
+
+use capturefast_core::{CardSet, Game, Move, MoveKind, Rng, Rules, State};
+
+const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
+
+fn all_cards(s: &State) -> CardSet {
+    let mut all = s.table() | s.pile(0) | s.pile(1);
+    for seat in 0..s.num_players() {
+        assert!((all & s.hand(seat)).is_empty(), "a card in two places");
+        all |= s.hand(seat);
+    }
+    for &c in s.stock() {
+        assert!(!all.contains(c), "a card in two places");
+        all.insert(c);
+    }
+    if let Some(c) = s.cut_card() {
+        all.insert(c);
+    }
+    all
+}
+
+/// Plays whole matches with random moves and checks every invariant at every step.
+fn run(game: Game, players: u8, seeds: u64) {
+    let rules = Rules::profile(game, players).unwrap();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut caps = Vec::new();
+    for seed in 0..seeds {
+        let mut s = State::new(&rules, seed);
+        let mut rng = Rng::new(seed + 1000);
+        let mut plays = [0u32; 4];
+        let mut steps = 0;
+        loop {
+            assert_eq!(all_cards(&s), CardSet::FULL, "I5: 40 cards conserved");
+            // Serialization round trip and clone equality.
+            assert_eq!(State::decode(&rules, &s.encode()).unwrap(), s);
+            if s.hand_over() {
+                let score = s.hand_score(&rules).unwrap();
+                // I5: 4 category points minus ties, plus sweeps.
+                let ties = score.awards.iter().filter(|a| a.is_none()).count() as u32;
+                let sweeps = u32::from(score.sweeps[0]) + u32::from(score.sweeps[1]);
+                assert_eq!(score.points[0] + score.points[1], 4 - ties + sweeps);
+                assert_eq!(score.counts[0].cards + score.counts[1].cards, 40);
+                assert_eq!(score.counts[0].coins + score.counts[1].coins, 10);
+                // I6: 18 cards each with 2 players, 9 with 4.
+                let per = 36 / u32::from(players);
+                assert!(
+                    plays[..usize::from(players)].iter().all(|&p| p == per),
+                    "{plays:?}"
+                );
+                s.legal_moves(&rules, &mut moves);
+                assert!(moves.is_empty());
+                if s.match_over() {
+                    assert!(rules.match_winner(s.scores()).is_some());
+                    break;
+                }
+                s.next_hand(&rules).unwrap();
+                plays = [0; 4];
+                continue;
+            }
+            s.legal_moves(&rules, &mut moves);
+            assert!(!moves.is_empty(), "legal moves until the hand is over");
+            assert!(moves.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
+            let seat = s.to_move().unwrap();
+            for &mv in &moves {
+                assert!(s.is_legal(&rules, mv));
+                if mv.kind() == MoveKind::Play && s.is_sweep(&rules, mv) {
+                    // I1: a sweep option is its card's only option.
+                    rules.capture_options(s.table(), mv.card(), &mut caps);
+                    assert_eq!(caps, [mv.captures()]);
+                }
+            }
+            if game == Game::Scopa {
+                // I3: three kings on the table make sweeps impossible.
+                let kings = s.table() & CardSet::rank(9);
+                if kings.len() >= 3 {
+                    assert!(moves.iter().all(|&m| !s.is_sweep(&rules, m)));
+                }
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let before = s;
+            let mut t = s;
+            t.play(&rules, mv).unwrap();
+            assert_eq!(s, before, "play on a copy leaves the original unchanged");
+            if mv.kind() == MoveKind::Play {
+                plays[usize::from(seat)] += 1;
+                let hands_left: u32 = (0..players).map(|p| t.hand(p).len()).sum();
+                if hands_left == 0 && t.stock().is_empty() && !t.hand_over() {
+                    panic!("the hand must end when the cards run out");
+                }
+            }
+            s = t;
+            steps += 1;
+            assert!(steps < 40 * 200, "a match cannot last this long");
+        }
+    }
+}
+
+#[test]
+fn scopa_2() {
+    run(Game::Scopa, 2, 300);
+}
+#[test]
+fn scopa_4() {
+    run(Game::Scopa, 4, 200);
+}
+#[test]
+fn escoba_2() {
+    run(Game::Escoba, 2, 300);
+}
+#[test]
+fn escoba_4() {
+    run(Game::Escoba, 4, 200);
+}
+#[test]
+fn chkobba_2() {
+    run(Game::Chkobba, 2, 300);
+}
+#[test]
+fn chkobba_4() {
+    run(Game::Chkobba, 4, 200);
+}
+
+#[test]
+fn same_seed_same_trajectory() {
+    for game in GAMES {
+        let rules = Rules::profile(game, 2).unwrap();
+        let play = |seed: u64| {
+            let mut s = State::new(&rules, seed);
+            let mut rng = Rng::new(seed);
+            let mut moves = Vec::new();
+            let mut trace = Vec::new();
+            while !s.hand_over() {
+                s.legal_moves(&rules, &mut moves);
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                trace.push(mv);
+                s.apply_unchecked(&rules, mv);
+            }
+            (trace, s)
+        };
+        assert_eq!(play(11), play(11));
+        assert_ne!(play(11).0, play(12).0);
+    }
+}
+
+#[test]
+fn leader_of_every_round_is_after_the_dealer() {
+    for game in GAMES {
+        for players in [2, 4] {
+            let rules = Rules::profile(game, players).unwrap();
+            let mut moves = Vec::new();
+            for seed in 0..50 {
+                let mut s = State::new(&rules, seed);
+                let mut rng = Rng::new(seed);
+                while !s.hand_over() {
+                    let full = (0..players).all(|p| s.hand(p).len() == 3);
+                    if full {
+                        assert_eq!(s.to_move(), Some((s.dealer() + 1) % players), "I6");
+                    }
+                    s.legal_moves(&rules, &mut moves);
+                    let mv = moves[rng.below(moves.len() as u64) as usize];
+                    s.apply_unchecked(&rules, mv);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn escoba_dealer_sweeps_happen_and_count() {
+    // E5: over many deals, some opening tables total 15 or 30; the dealer's side then holds the
+    // four cards and their sweeps, and the dealer is the last capturer.
+    let rules = Rules::profile(Game::Escoba, 2).unwrap();
+    let mut seen = [0; 3];
+    for seed in 0..3000 {
+        let s = State::new(&rules, seed);
+        let side = usize::from(s.dealer() & 1);
+        let sw = s.sweeps()[side];
+        seen[usize::from(sw)] += 1;
+        if sw > 0 {
+            assert!(s.table().is_empty());
+            assert_eq!(s.pile(side).len(), 4);
+            assert_eq!(rules.total(s.pile(side)), 15 * u32::from(sw));
+            assert_eq!(s.last_capturer(), Some(s.dealer()));
+        } else {
+            assert_eq!(s.table().len(), 4);
+            let t = rules.total(s.table());
+            assert!(t != 15 && t != 30);
+        }
+    }
+    assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
+}
+
+#[test]
+fn scopa_never_opens_with_three_kings() {
+    let rules = Rules::profile(Game::Scopa, 2).unwrap();
+    for seed in 0..3000 {
+        let s = State::new(&rules, seed);
+        assert!((s.table() & CardSet::rank(9)).len() < 3);
+    }
+}
