@@ -1,4 +1,4 @@
-//! Random-simulation invariants (open_spiel's `RandomSimTest` list and spec §6) over many
+//! Random-simulation invariants (`open_spiel`'s `RandomSimTest` list and spec §6) over many
 //! seeded games of every game and player count.
 
 use capturefast_core::{CardSet, Game, Move, MoveKind, Rng, Rules, State};
@@ -86,9 +86,10 @@ fn run(game: Game, players: u8, seeds: u64) {
             if mv.kind() == MoveKind::Play {
                 plays[usize::from(seat)] += 1;
                 let hands_left: u32 = (0..players).map(|p| t.hand(p).len()).sum();
-                if hands_left == 0 && t.stock().is_empty() && !t.hand_over() {
-                    panic!("the hand must end when the cards run out");
-                }
+                assert!(
+                    hands_left > 0 || !t.stock().is_empty() || t.hand_over(),
+                    "the hand must end when the cards run out"
+                );
             }
             s = t;
             steps += 1;
