@@ -18,49 +18,53 @@ pub struct Opening {
 
 /// Calls `emit` with every subset of `table` whose capture values sum to `target`.
 ///
-/// Depth-first over the cards sorted by value, with two cuts: a card larger than what is left
-/// ends the loop (the rest are larger still), and so does a suffix too small to reach it.
+/// The table is grouped by capture value (one mask per value, at most four cards each); the
+/// search walks the values from high to low and, for each, every subset of that value's cards
+/// that still fits. `below[v]`, the total of the table's cards of value `v` or less, cuts any branch
+/// that can no longer reach the target. Each card set comes out once, because a set is exactly one
+/// choice of subset per value group.
 fn subsets_summing_to(rules: &Rules, table: CardSet, target: u8, emit: &mut impl FnMut(CardSet)) {
-    let mut items: [(u8, u64); 40] = [(0, 0); 40];
-    let mut n = 0;
-    for c in table {
-        let v = rules.value(c);
-        if v <= target {
-            // Insertion sort by value: tables are small.
-            let mut i = n;
-            while i > 0 && items[i - 1].0 > v {
-                items[i] = items[i - 1];
-                i -= 1;
-            }
-            items[i] = (v, 1u64 << c.id());
-            n += 1;
-        }
+    let top = target.min(10);
+    let mut groups = [0u64; 11];
+    let mut below = [0u8; 11];
+    let mut total = 0u8;
+    for v in 1..=top {
+        let g = (table & rules.cards_of_value(v)).0;
+        groups[usize::from(v)] = g;
+        total += v * g.count_ones() as u8;
+        below[usize::from(v)] = total;
     }
-    let mut suffix = [0u16; 41];
-    for i in (0..n).rev() {
-        suffix[i] = suffix[i + 1] + u16::from(items[i].0);
+    if total >= target {
+        search(&groups, &below, top, target, 0, emit);
     }
-    dfs(&items[..n], &suffix, 0, target, 0, emit);
 }
 
-fn dfs(
-    items: &[(u8, u64)],
-    suffix: &[u16; 41],
-    start: usize,
+fn search(
+    groups: &[u64; 11],
+    below: &[u8; 11],
+    v: u8,
     remaining: u8,
     acc: u64,
     emit: &mut impl FnMut(CardSet),
 ) {
-    for i in start..items.len() {
-        let (v, bit) = items[i];
-        if v > remaining || suffix[i] < u16::from(remaining) {
-            break;
+    if remaining == 0 {
+        emit(CardSet(acc));
+        return;
+    }
+    if v == 0 || below[usize::from(v)] < remaining {
+        return;
+    }
+    // Take no card of value v.
+    search(groups, below, v - 1, remaining, acc, emit);
+    // Take each non-empty subset of the cards of value v that fits.
+    let g = groups[usize::from(v)];
+    let mut sub = g;
+    while sub != 0 {
+        let take = v * sub.count_ones() as u8;
+        if take <= remaining {
+            search(groups, below, v - 1, remaining - take, acc | sub, emit);
         }
-        if v == remaining {
-            emit(CardSet(acc | bit));
-        } else {
-            dfs(items, suffix, i + 1, remaining - v, acc | bit, emit);
-        }
+        sub = (sub - 1) & g;
     }
 }
 
@@ -239,5 +243,58 @@ mod tests {
         let chk = Rules::profile(Game::Chkobba, 2).unwrap();
         assert!(chk.opening(set(&["5C", "5D", "5H", "2S"])).redeal);
         assert!(!chk.opening(set(&["KC", "KD", "3H", "3S"])).redeal);
+    }
+
+    /// Every subset of the table, tried one by one: the plain definition of S7 / K9 / E7.
+    fn brute_force(rules: &Rules, table: CardSet, card: Card) -> Vec<CardSet> {
+        let cards: Vec<Card> = table.iter().collect();
+        let v = u32::from(rules.value(card));
+        let mut out = Vec::new();
+        for bits in 1u32..(1 << cards.len()) {
+            let sub: CardSet = cards
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits >> i & 1 == 1)
+                .map(|(_, &c)| c)
+                .collect();
+            let sum = rules.total(sub);
+            let ok = match rules.capture_mode() {
+                CaptureMode::Fifteen => sum + v == 15,
+                CaptureMode::EqualThenSum => {
+                    let has_equal = table.iter().any(|c| u32::from(rules.value(c)) == v);
+                    if has_equal {
+                        sub.len() == 1 && sum == v
+                    } else {
+                        sum == v
+                    }
+                }
+            };
+            if ok {
+                out.push(sub);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn enumeration_equals_brute_force_on_random_tables() {
+        let mut rng = crate::Rng::new(99);
+        let mut out = Vec::new();
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            let rules = Rules::profile(game, 2).unwrap();
+            for _ in 0..3000 {
+                let deck = rng.shuffled_deck();
+                let n = rng.below(13) as usize;
+                let table: CardSet = deck[..n].iter().copied().collect();
+                let card = deck[n];
+                rules.capture_options(table, card, &mut out);
+                assert_eq!(
+                    out,
+                    brute_force(&rules, table, card),
+                    "{game:?} {table} {card}"
+                );
+            }
+        }
     }
 }
