@@ -5,13 +5,32 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from capturefast._core import Rules, random_hands
 
 __all__ = ["main"]
 
 GAMES = ("scopa", "escoba", "chkobba")
+
+
+_MAX_SEED = 2**64 - 1
+_MAX_HANDS = 10**10
+
+
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `lo` to `hi`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got: {text}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected {lo} to {hi}, got: {value}")
+        return value
+
+    return parse
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -45,13 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = sub.add_parser("simulate", help="play random hands and print a summary per category")
     s.add_argument("--game", choices=(*GAMES, "all"), default="all")
     s.add_argument("--players", type=int, choices=(0, 2, 4), default=0, help="0 = both")
-    s.add_argument("--hands", type=int, default=5000)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=5000)
+    s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0)
     args = p.parse_args(argv)
-    if args.hands < 1:
-        p.error(f"--hands must be at least 1, got: {args.hands}")
-    if args.seed < 0:
-        p.error(f"--seed must be >= 0, got: {args.seed}")
     return _simulate(args)
 
 

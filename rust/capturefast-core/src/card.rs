@@ -136,7 +136,13 @@ impl FromStr for Card {
 
     /// Parses `7D`, `KS`, `AC`; case-insensitive; `10` is not a rank of this deck.
     fn from_str(s: &str) -> Result<Card, Error> {
-        let bad = || Error::InvalidCard(s.to_string());
+        let bad = || {
+            Error::InvalidCard(if s.is_empty() {
+                "\"\"".into()
+            } else {
+                s.to_string()
+            })
+        };
         let t = s.trim();
         let mut chars = t.chars();
         let (Some(r), Some(su), None) = (chars.next(), chars.next(), chars.next()) else {

@@ -13,6 +13,8 @@ use crate::score::HandScore;
 use crate::variant::{Game, HAND_SIZE, LastPlaySweep, OPENING_TABLE, Rules};
 
 const NO_SEAT: u8 = u8::MAX;
+/// The largest match score a position may carry (far above any target; keeps sums exact).
+pub const MAX_SCORE: u32 = 1_000_000;
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -438,8 +440,8 @@ impl State {
         self.piles[side] |= self.table;
         self.table = CardSet::EMPTY;
         let score = rules.score(self.piles, self.sweeps);
-        self.scores[0] += score.points[0];
-        self.scores[1] += score.points[1];
+        self.scores[0] = self.scores[0].saturating_add(score.points[0]);
+        self.scores[1] = self.scores[1].saturating_add(score.points[1]);
         self.winner = rules.match_winner(self.scores);
         self.phase = if self.winner.is_some() {
             Phase::MatchOver
@@ -476,12 +478,21 @@ impl State {
 }
 
 const ENCODING_VERSION: u8 = 1;
+
+fn game_byte(game: Game) -> u8 {
+    match game {
+        Game::Scopa => 0,
+        Game::Escoba => 1,
+        Game::Chkobba => 2,
+    }
+}
 /// Length of [`State::encode`]'s output.
 pub const ENCODED_LEN: usize = 1 + 9 + 8 * 7 + NUM_CARDS + 2 + 8 + 8 + 4;
 
 impl State {
-    /// A compact, versioned byte encoding of the whole state (for pickling and storage).
-    pub fn encode(&self) -> Vec<u8> {
+    /// A compact, versioned byte encoding of the whole state and its game (for pickling and
+    /// storage); `rules` are the rules the state is played by.
+    pub fn encode(&self, rules: &Rules) -> Vec<u8> {
         let mut b = Vec::with_capacity(ENCODED_LEN);
         let phase = match self.phase {
             Phase::Cut => 0,
@@ -499,7 +510,7 @@ impl State {
             self.cut_card.map_or(u8::MAX, Card::id),
             self.winner.unwrap_or(u8::MAX),
             self.deck_pos,
-            0,
+            game_byte(rules.game()),
         ]);
         for m in self.hands.iter().chain([&self.table]).chain(&self.piles) {
             b.extend_from_slice(&m.0.to_le_bytes());
@@ -518,22 +529,8 @@ impl State {
     /// state.
     pub fn decode(rules: &Rules, b: &[u8]) -> Result<State, Error> {
         let err = |m: &str| Error::Decode(m.to_string());
-        if b.len() != ENCODED_LEN {
-            return Err(Error::Decode(format!(
-                "expected {ENCODED_LEN} bytes, got: {}",
-                b.len()
-            )));
-        }
-        if b[0] != ENCODING_VERSION {
-            return Err(Error::Decode(format!("unknown encoding version: {}", b[0])));
-        }
+        check_header(rules, b)?;
         let n = b[1];
-        if n != rules.num_players() {
-            return Err(Error::Decode(format!(
-                "the state is for {n} players, the rules for {}",
-                rules.num_players()
-            )));
-        }
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
         let mut masks = [CardSet::EMPTY; 7];
@@ -589,7 +586,7 @@ impl State {
             return Err(err("the zones do not hold all 40 cards"));
         }
         let off = off + NUM_CARDS;
-        Ok(State {
+        let state = State {
             hands: [masks[0], masks[1], masks[2], masks[3]],
             table: masks[4],
             piles: [masks[5], masks[6]],
@@ -606,7 +603,66 @@ impl State {
             winner,
             rng: Rng::new(u64_at(off + 10)),
             hand_number: u32_at(off + 18),
-        })
+        };
+        state.check_consistent(rules).map_err(|e| match e {
+            Error::Position(m) => Error::Decode(m),
+            Error::DuplicateCard(c) => Error::Decode(format!("a card is in two places: {c}")),
+            other => other,
+        })?;
+        Ok(state)
+    }
+
+    /// Whether a decoded state could arise in a game under `rules`: the same checks as
+    /// `from_position` for a hand in play, and the shape of a cut decision or a finished hand.
+    fn check_consistent(&self, rules: &Rules) -> Result<(), Error> {
+        let err = |m: &str| Err(Error::Position(m.to_string()));
+        let n = self.num_players;
+        let hands_empty = self.hands.iter().all(|h| h.is_empty());
+        match self.phase {
+            Phase::Cut => {
+                if !rules.has_cut_card()
+                    || !hands_empty
+                    || !self.table.is_empty()
+                    || !(self.piles[0] | self.piles[1]).is_empty()
+                    || self.sweeps != [0, 0]
+                    || self.last_capturer != NO_SEAT
+                    || self.stock().len() != NUM_CARDS - 1
+                    || self.to_move != self.leader()
+                {
+                    return err("not a cut decision these rules can reach");
+                }
+                Ok(())
+            }
+            Phase::Play => {
+                let p = Position {
+                    hands: self.hands[..usize::from(n)].to_vec(),
+                    table: self.table,
+                    stock: self.stock().to_vec(),
+                    to_move: self.to_move,
+                    dealer: self.dealer,
+                    last_capturer: self.last_capturer(),
+                    piles: self.piles,
+                    sweeps: self.sweeps,
+                    scores: self.scores,
+                    seed: 0,
+                };
+                check_seats_and_cards(rules, &p)?;
+                check_history(rules, &p)
+            }
+            Phase::HandOver | Phase::MatchOver => {
+                if !hands_empty
+                    || !self.table.is_empty()
+                    || !self.stock().is_empty()
+                    || self.last_capturer == NO_SEAT
+                    || self.scores.iter().any(|&x| x > MAX_SCORE)
+                    || (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len())
+                    || self.winner != rules.match_winner(self.scores)
+                {
+                    return err("not a finished hand these rules can reach");
+                }
+                Ok(())
+            }
+        }
     }
 }
 
@@ -733,11 +789,55 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
             }
         }
     }
+    if p.scores.iter().any(|&s| s > MAX_SCORE) {
+        return pos_err(format!(
+            "scores must be at most {MAX_SCORE}, got: {} {}",
+            p.scores[0], p.scores[1]
+        ));
+    }
+    for side in 0..2 {
+        // Each sweep takes the played card and at least one more (the dealer's escobas: 4
+        // cards for 2), so a pile holds at least two cards per sweep.
+        if u32::from(p.sweeps[side]) * 2 > p.piles[side].len() {
+            return pos_err(format!(
+                "side {side} cannot have made more sweeps than half its pile, got: {}",
+                p.sweeps[side]
+            ));
+        }
+    }
     if let Some(w) = rules.match_winner(p.scores) {
         return pos_err(format!(
-            "the match is already won by side {w} at scores {:?}; scores: {}",
-            p.scores, w
+            "the match is already won by side {w}, so no hand is being played; scores: [{}, {}]",
+            p.scores[0], p.scores[1]
         ));
+    }
+    Ok(())
+}
+
+/// `decode` checks: length, version, game and number of players.
+fn check_header(rules: &Rules, b: &[u8]) -> Result<(), Error> {
+    if b.len() != ENCODED_LEN {
+        return Err(Error::Decode(format!(
+            "expected {ENCODED_LEN} bytes, got: {}",
+            b.len()
+        )));
+    }
+    if b[0] != ENCODING_VERSION {
+        return Err(Error::Decode(format!("unknown encoding version: {}", b[0])));
+    }
+    if b[9] != game_byte(rules.game()) {
+        return Err(Error::Decode(format!(
+            "the state is not for {}; game byte: {}",
+            rules.game().name(),
+            b[9]
+        )));
+    }
+    if b[1] != rules.num_players() {
+        return Err(Error::Decode(format!(
+            "the state is for {} players, the rules for {}",
+            b[1],
+            rules.num_players()
+        )));
     }
     Ok(())
 }

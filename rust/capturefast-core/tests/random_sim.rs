@@ -34,7 +34,7 @@ fn run(game: Game, players: u8, seeds: u64) {
         loop {
             assert_eq!(all_cards(&s), CardSet::FULL, "I5: 40 cards conserved");
             // Serialization round trip and clone equality.
-            assert_eq!(State::decode(&rules, &s.encode()).unwrap(), s);
+            assert_eq!(State::decode(&rules, &s.encode(&rules)).unwrap(), s);
             if s.hand_over() {
                 let score = s.hand_score(&rules).unwrap();
                 // I5: 4 category points minus ties, plus sweeps.

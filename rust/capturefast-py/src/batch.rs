@@ -31,6 +31,6 @@ pub fn random_hands<'py>(
     }
     d.set_item("awards", awards)?;
     d.set_item("ties", ties)?;
-    d.set_item("sweeps", t.sweeps.to_vec())?;
+    d.set_item("sweeps", t.sweeps.to_vec())?; // u64: a list, not bytes
     Ok(d)
 }

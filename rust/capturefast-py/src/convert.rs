@@ -5,7 +5,7 @@
 
 use capturefast_core::{Card, CardSet, Error as CoreError, Move};
 use pyo3::prelude::*;
-use pyo3::types::{PyFrozenSet, PyList, PyString};
+use pyo3::types::{PyBool, PyFrozenSet, PyInt, PyList, PyString};
 
 use crate::errors::{IllegalMoveError, InvalidCardError, py};
 use crate::game::{PyCard, PyMove};
@@ -18,11 +18,19 @@ pub fn card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(s) = obj.cast::<PyString>() {
         return py(s.to_str()?.parse::<Card>());
     }
-    if let Ok(i) = obj.extract::<i64>() {
-        return u8::try_from(i)
+    if obj.is_instance_of::<PyBool>() {
+        return Err(InvalidCardError::new_err(format!(
+            "a bool is not a card: {}",
+            obj.repr()?
+        )));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj
+            .extract::<i64>()
             .ok()
+            .and_then(|i| u8::try_from(i).ok())
             .and_then(Card::new)
-            .ok_or_else(|| InvalidCardError::new_err(format!("unknown card: {i}")));
+            .ok_or_else(|| InvalidCardError::new_err(format!("unknown card id: {obj}")));
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
         "expected a Card, a card string like \"7D\" or a card id, got: {}",

@@ -168,8 +168,21 @@ impl PyMove {
         self.mv.to_bits()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
-        (slf.get_type().into_any(), (slf.get().mv.to_string(),))
+    /// Pickle support: the packed move and its sweep flag.
+    #[staticmethod]
+    fn _restore(bits: u64, sweep: bool) -> PyResult<PyMove> {
+        Ok(PyMove {
+            sweep,
+            ..PyMove::from_int(bits)?
+        })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, bool))> {
+        let m = slf.get();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (m.mv.to_bits(), m.sweep),
+        ))
     }
 }
 
@@ -275,7 +288,7 @@ impl PyRules {
         kw.set_item("points", s.points.to_vec())?;
         kw.set_item("awards", awards)?;
         kw.set_item("counts", counts)?;
-        kw.set_item("sweeps", s.sweeps.to_vec())?;
+        kw.set_item("sweeps", ints(s.sweeps))?;
         kw.set_item("piles", piles_py)?;
         kw.set_item("scores", scores.map(|x| x.to_vec()))?;
         py.import("capturefast.report")?
@@ -546,4 +559,9 @@ pub fn two_counts(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 2]> {
 pub fn two_scores(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
     let v: Vec<i64> = obj.extract()?;
     two_u32(&v, "scores")
+}
+
+/// Small counts as a list of Python ints (a `Vec<u8>` would become `bytes`).
+pub fn ints(v: impl AsRef<[u8]>) -> Vec<u32> {
+    v.as_ref().iter().map(|&x| u32::from(x)).collect()
 }

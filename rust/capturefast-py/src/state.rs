@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 
 use crate::convert;
 use crate::errors::{IllegalMoveError, PositionError, py};
-use crate::game::{PyCard, PyMove, PyRules, two_counts, two_scores};
+use crate::game::{PyCard, PyMove, PyRules, ints, two_counts, two_scores};
 
 /// A complete game state: the hand being played and the match score.
 #[pyclass(frozen, module = "capturefast", name = "State")]
@@ -201,8 +201,8 @@ impl PyState {
 
     /// Sweeps per side this hand.
     #[getter]
-    fn sweeps(&self) -> Vec<u8> {
-        self.state.sweeps().to_vec()
+    fn sweeps(&self) -> Vec<u32> {
+        ints(self.state.sweeps())
     }
 
     /// Match scores per side (including this hand once it is over).
@@ -296,7 +296,7 @@ impl PyState {
 
     /// The state as bytes (`State.from_bytes(rules, b)` reads it back).
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.state.encode())
+        PyBytes::new(py, &self.state.encode(&self.rules.0))
     }
 
     /// A state from `to_bytes()`'s output.
@@ -328,20 +328,21 @@ impl PyState {
         let f = slf.get_type().getattr("from_bytes")?;
         let me = slf.get();
         let rules = Bound::new(py, me.rules.clone())?.into_any();
-        let bytes = PyBytes::new(py, &me.state.encode()).into_any();
+        let bytes = PyBytes::new(py, &me.state.encode(&me.rules.0)).into_any();
         Ok((f, PyTuple::new(py, [rules, bytes])?))
     }
 
     fn __repr__(&self) -> String {
         let s = &self.state;
         format!(
-            "<State {} {}p phase={} to_move={:?} table=[{}] scores={:?}>",
+            "<State {} {}p phase={} to_move={} table=[{}] scores=[{}, {}]>",
             self.rules.0.game().name(),
             s.num_players(),
             phase_name(s.phase()),
-            s.to_move(),
+            s.to_move().map_or("None".to_string(), |m| m.to_string()),
             s.table(),
-            s.scores()
+            s.scores()[0],
+            s.scores()[1]
         )
     }
 
@@ -363,12 +364,14 @@ impl PyState {
         }
         let _ = write!(
             out,
-            "stock: {} cards; piles: {} v {} cards; sweeps {:?}; scores {:?}",
+            "stock: {} cards; piles: {} v {} cards; sweeps {} v {}; scores {} v {}",
             s.stock().len(),
             s.pile(0).len(),
             s.pile(1).len(),
-            s.sweeps(),
-            s.scores()
+            s.sweeps()[0],
+            s.sweeps()[1],
+            s.scores()[0],
+            s.scores()[1]
         );
         out
     }
@@ -414,8 +417,8 @@ impl PyView {
     }
     /// Sweeps per side.
     #[getter]
-    fn sweeps(&self) -> Vec<u8> {
-        self.view.sweeps.to_vec()
+    fn sweeps(&self) -> Vec<u32> {
+        ints(self.view.sweeps)
     }
     /// Match scores.
     #[getter]
@@ -424,8 +427,8 @@ impl PyView {
     }
     /// Cards in each seat's hand.
     #[getter]
-    fn hand_sizes(&self) -> Vec<u8> {
-        self.view.hand_sizes[..usize::from(self.view.num_players)].to_vec()
+    fn hand_sizes(&self) -> Vec<u32> {
+        ints(&self.view.hand_sizes[..usize::from(self.view.num_players)])
     }
     /// Cards left in the stock.
     #[getter]

@@ -1,0 +1,834 @@
+"""Error handling of the public API: every error class, raised for the right input, with a message
+that names the offending value, and a state left exactly unchanged by a rejected move.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import capturefast as cf
+import capturefast.errors as errors_module
+import pytest
+from capturefast import Card, Move, Rules, State
+
+RANKS = "A234567JQK"
+SUITS = "CDHS"
+ALL: list[str] = [r + s for r in RANKS for s in SUITS]
+
+ERROR_CLASSES = [
+    cf.InvalidCardError,
+    cf.IllegalMoveError,
+    cf.VariantError,
+    cf.PositionError,
+    cf.DecodeError,
+]
+
+
+def rest_of(used: Sequence[str]) -> list[str]:
+    u = set(used)
+    return [c for c in ALL if c not in u]
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str],
+    *,
+    stock: Sequence[str] = (),
+    to_move: int = 0,
+    dealer: int | None = 1,
+    last_capturer: int | None = 0,
+    scores: Sequence[int] | None = None,
+) -> State:
+    """A from_position state; the cards not given go to the last capturer's side."""
+    used = [c for h in hands for c in h] + list(table) + list(stock)
+    piles: list[list[str]] = [[], []]
+    piles[0 if last_capturer is None else last_capturer % 2] = rest_of(used)
+    return State.from_position(
+        rules,
+        hands=[list(h) for h in hands],
+        table=list(table),
+        stock=list(stock),
+        to_move=to_move,
+        dealer=dealer,
+        last_capturer=last_capturer,
+        piles=piles,
+        scores=scores,
+    )
+
+
+def scopa_position() -> State:
+    """Seat 0 to play 5S or 4H onto 5C 3D 2H; seat 1 holds AC 2C."""
+    return position(Rules.scopa(), [["5S", "4H"], ["AC", "2C"]], ["5C", "3D", "2H"])
+
+
+def finished_hand() -> State:
+    """A scopa hand that is over (not the match)."""
+    s = position(Rules.scopa(), [[], ["7S"]], ["3C", "4D"], to_move=1, dealer=1)
+    t = s.play("7S x 3C+4D")
+    assert t.hand_over and not t.match_over
+    return t
+
+
+def finished_match() -> State:
+    """A scopa match won by side 0 on this hand (10 + at least 1 point)."""
+    s = position(Rules.scopa(), [[], ["7S"]], ["3C", "4D"], to_move=1, dealer=1, scores=[10, 0])
+    t = s.play("7S x 3C+4D")
+    assert t.match_over
+    return t
+
+
+def raises_naming(cls: type[BaseException], value: str, f: Callable[[], Any]) -> str:
+    """Calls f, expecting ``cls`` with ``value`` named in the message; returns the message."""
+    with pytest.raises(cls) as info:
+        f()
+    msg = str(info.value)
+    assert value in msg, (value, msg)
+    return msg
+
+
+# --------------------------------------------------------------------------- hierarchy
+
+
+@pytest.mark.parametrize("cls", ERROR_CLASSES)
+def test_error_classes_are_capturefast_and_value_errors(cls: type[Exception]) -> None:
+    assert issubclass(cls, cf.CaptureFastError)
+    assert issubclass(cls, ValueError)
+    assert issubclass(cls, Exception)
+    assert getattr(errors_module, cls.__name__) is cls
+    assert getattr(cf, cls.__name__) is cls
+    for other in ERROR_CLASSES:
+        if other is not cls:
+            assert not issubclass(cls, other)
+
+
+def test_base_class() -> None:
+    assert issubclass(cf.CaptureFastError, Exception)
+    assert cf.CaptureFastError is errors_module.CaptureFastError
+    with pytest.raises(cf.CaptureFastError):
+        Card("8D")
+    with pytest.raises(ValueError):
+        Card("8D")
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@pytest.mark.parametrize("text", ["8D", "10H", "ZZ", "9C", "7X", "7DD", "JOKER", "D7", "1C"])
+def test_unknown_card_strings(text: str) -> None:
+    raises_naming(cf.InvalidCardError, text, lambda: Card(text))
+    raises_naming(cf.InvalidCardError, text, lambda: Rules.scopa().value(text))
+    raises_naming(cf.InvalidCardError, text, lambda: Rules.scopa().capture_options([text], "QH"))
+    raises_naming(cf.InvalidCardError, text, lambda: Rules.scopa().capture_options([], text))
+    raises_naming(cf.InvalidCardError, text, lambda: Move.play(text))
+    raises_naming(cf.InvalidCardError, text, lambda: Move.play("QH", [text]))
+
+
+def test_empty_card_string() -> None:
+    with pytest.raises(cf.InvalidCardError, match="card"):
+        Card("")
+
+
+@pytest.mark.parametrize("cid", [40, 41, 63, 64, 255, 256, -1, -40])
+def test_card_ids_out_of_range(cid: int) -> None:
+    raises_naming(cf.InvalidCardError, str(cid), lambda: Card(cid))
+    raises_naming(cf.InvalidCardError, str(cid), lambda: Rules.chkobba().value(cid))
+    raises_naming(cf.InvalidCardError, str(cid), lambda: Rules.chkobba().opening([0, 1, 2, cid]))
+
+
+@pytest.mark.parametrize("cid", [2**63, -(2**70)])
+def test_huge_card_ids_are_value_errors_not_type_errors(cid: int) -> None:
+    # An int is the right type for a card id; a huge one is a bad value, like 40.
+    with pytest.raises((cf.InvalidCardError, OverflowError)) as info:
+        Card(cid)
+    assert "got: int" not in str(info.value)
+
+
+def test_duplicate_cards() -> None:
+    r = Rules.scopa()
+    raises_naming(cf.InvalidCardError, "5C", lambda: r.capture_options(["5C", "5C"], "5S"))
+    raises_naming(cf.InvalidCardError, "5C", lambda: r.capture_options(["5C", 16], "5S"))
+    raises_naming(cf.InvalidCardError, "5C", lambda: r.capture_options(["5C"], "5C"))
+    raises_naming(cf.InvalidCardError, "KC", lambda: r.opening(["KC", "KC", "KH", "5S"]))
+    raises_naming(cf.InvalidCardError, "QH", lambda: Move.play("QH", ["QH"]))
+    raises_naming(cf.InvalidCardError, "2D", lambda: Move.play("QH", ["2D", Card("2D")]))
+    raises_naming(cf.InvalidCardError, "3C", lambda: Move("7D x 3C+3C"))
+    raises_naming(cf.InvalidCardError, "7D", lambda: Move("7D x 7D"))
+    piles = [ALL[:21], ALL[20:]]  # ALL[20] = 6C in both
+    raises_naming(cf.InvalidCardError, "6C", lambda: r.score(piles))
+
+
+def test_duplicate_cards_in_positions() -> None:
+    r = Rules.scopa()
+    # In one hand.
+    raises_naming(
+        cf.InvalidCardError,
+        "5S",
+        lambda: State.from_position(r, hands=[["5S", "5S"], ["AC", "2C"]], table=["5C"]),
+    )
+    # In the table.
+    raises_naming(
+        cf.InvalidCardError,
+        "3D",
+        lambda: position(r, [["5S"], ["AC"]], ["3D", "3D"]),
+    )
+    # Across zones: a hand card also on the table.
+    with pytest.raises(cf.InvalidCardError) as info:
+        State.from_position(
+            r,
+            hands=[["5S"], ["AC"]],
+            table=["5S"],
+            piles=[rest_of(["5S", "AC"]), []],
+            last_capturer=0,
+            dealer=1,
+        )
+    assert "5S" in str(info.value)
+    # In the stock twice.
+    with pytest.raises(cf.InvalidCardError) as info:
+        State.from_position(r, hands=[["5S"], ["AC"]], table=[], stock=["2C"] * 6)
+    assert "2C" in str(info.value)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def assert_rejected(state: State, move: Any, cls: type[Exception], named: str) -> str:
+    """``state.play(move)`` raises ``cls`` naming ``named``; the state is exactly unchanged."""
+    before = state.to_bytes()
+    moves = state.legal_moves()
+    snapshot = (state.hands, state.table, state.piles, list(state.sweeps), state.scores)
+    msg = raises_naming(cls, named, lambda: state.play(move))
+    assert state.to_bytes() == before
+    assert state.legal_moves() == moves
+    assert (state.hands, state.table, state.piles, list(state.sweeps), state.scores) == snapshot
+    assert State.from_bytes(state.rules, before) == state
+    return msg
+
+
+def test_card_not_in_the_movers_hand() -> None:
+    s = scopa_position()
+    assert_rejected(s, "AC", cf.IllegalMoveError, "AC")  # in seat 1's hand
+    assert_rejected(s, "KS", cf.IllegalMoveError, "KS")  # in a pile
+    assert_rejected(s, "5C x 3D+2H", cf.IllegalMoveError, "5C")  # on the table
+    assert_rejected(s, Move("KD"), cf.IllegalMoveError, "KD")
+
+
+def test_illegal_captures() -> None:
+    s = scopa_position()
+    # A sum when an equal card exists (S7).
+    assert_rejected(s, "5S x 2H+3D", cf.IllegalMoveError, "5S x 2H+3D")
+    # Trailing a card that can capture (compulsory capture).
+    assert_rejected(s, "5S", cf.IllegalMoveError, "5S")
+    # Taking too much, too little, or a card that is not on the table.
+    assert_rejected(s, "5S x 5C+3D", cf.IllegalMoveError, "5S x 3D+5C")
+    assert_rejected(s, "5S x 5D", cf.IllegalMoveError, "5S x 5D")
+    assert_rejected(s, "4H x 2H", cf.IllegalMoveError, "4H x 2H")
+    assert_rejected(s, Move.play("4H", ["3D"]), cf.IllegalMoveError, "4H x 3D")
+    # A cut decision outside the cut phase.
+    assert_rejected(s, "keep 5S", cf.IllegalMoveError, "keep 5S")
+    assert_rejected(s, "table 4H", cf.IllegalMoveError, "table 4H")
+
+
+def test_illegal_message_is_helpful() -> None:
+    msg = assert_rejected(scopa_position(), "5S x 2H+3D", cf.IllegalMoveError, "5S x 2H+3D")
+    assert "seat 0" in msg
+
+
+def test_chkobba_cut_phase_rejects_other_moves() -> None:
+    s = State.new(Rules.chkobba(), seed=4)
+    assert s.phase == "cut"
+    c = s.cut_card
+    assert c is not None
+    other = next(x for x in ALL if x != str(c))
+    assert_rejected(s, str(c), cf.IllegalMoveError, str(c))  # playing the cut card
+    assert_rejected(s, f"keep {other}", cf.IllegalMoveError, other)
+    assert_rejected(s, f"table {other}", cf.IllegalMoveError, other)
+    assert_rejected(s, other, cf.IllegalMoveError, other)
+
+
+def test_move_after_the_hand_is_over() -> None:
+    for t in (finished_hand(), finished_match()):
+        msg = assert_rejected(t, "7S", cf.IllegalMoveError, "7S")
+        assert "over" in msg
+        assert t.legal_moves() == []
+
+
+def test_next_hand_mid_hand() -> None:
+    s = scopa_position()
+    before = s.to_bytes()
+    with pytest.raises(cf.IllegalMoveError, match="not over"):
+        s.next_hand()
+    assert s.to_bytes() == before
+    c = State.new(Rules.chkobba(), seed=1)  # in the cut phase
+    with pytest.raises(cf.IllegalMoveError, match="not over"):
+        c.next_hand()
+
+
+def test_next_hand_after_the_match_is_over() -> None:
+    t = finished_match()
+    before = t.to_bytes()
+    with pytest.raises(cf.IllegalMoveError, match="match is over"):
+        t.next_hand()
+    assert t.to_bytes() == before
+    assert t.hand_report().scores == t.scores  # the report is still available
+
+
+def test_hand_report_mid_hand() -> None:
+    for s in (scopa_position(), State.new(Rules.escoba(), seed=3), State.new(Rules.chkobba())):
+        with pytest.raises(cf.IllegalMoveError, match="not over"):
+            s.hand_report()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hello",
+        "",
+        " ",
+        "7D x",
+        "x 3C",
+        "keep",
+        "table",
+        "keep 8D",
+        "7D x 9C",
+        "7D y 3C",
+        "10D",
+        "7D x 3C x 4S",
+        "keep7D",
+        "play 7D",
+        "7D,3C",
+        "7D x ZZ",
+        "🂡",
+        "7D x 3C 4",
+    ],
+)
+def test_garbage_move_strings(text: str) -> None:
+    with pytest.raises(cf.IllegalMoveError) as info:
+        Move(text)
+    assert text.strip() in str(info.value)
+    s = scopa_position()
+    before = s.to_bytes()
+    with pytest.raises(cf.IllegalMoveError):
+        s.play(text)
+    assert s.to_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "bits",
+    [
+        40 << 40,  # card id 40
+        63 << 40,
+        (3 << 46) | (1 << 40),  # kind 3
+        1 << 48,  # bits above 47
+        (1 << 46) | (1 << 40) | 1,  # a cut decision with captures
+        (25 << 40) | (1 << 25),  # 7D capturing itself
+        2**64 - 1,
+    ],
+)
+def test_bad_packed_moves(bits: int) -> None:
+    raises_naming(cf.IllegalMoveError, str(bits), lambda: Move.from_int(bits))
+
+
+@pytest.mark.parametrize("bits", [-1, 2**64, 2**100])
+def test_packed_moves_out_of_u64(bits: int) -> None:
+    with pytest.raises((OverflowError, cf.IllegalMoveError)):
+        Move.from_int(bits)
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def test_position_missing_cards() -> None:
+    msg = raises_naming(
+        cf.PositionError,
+        "KS",
+        lambda: State.from_position(
+            Rules.scopa(), hands=[["5S"], ["AC"]], table=["5C"], last_capturer=0
+        ),
+    )
+    assert "missing" in msg
+
+
+def test_position_wrong_hand_sizes() -> None:
+    r = Rules.scopa()
+    # Seat 0 (the leader) to move holds 2: seat 1 must hold 2 as well.
+    raises_naming(cf.PositionError, "seat 1", lambda: position(r, [["5S", "4H"], ["AC"]], ["5C"]))
+    # Seat 1 to move: seat 0 has played one card more.
+    raises_naming(
+        cf.PositionError,
+        "seat 0",
+        lambda: position(r, [["5S"], ["AC"]], ["5C"], to_move=1, dealer=1),
+    )
+    raises_naming(cf.PositionError, "0", lambda: position(r, [[], []], ["5C"]))
+    four = [["AC", "AD", "AH", "AS"], ["2C", "2D", "2H", "2S"]]
+    raises_naming(cf.PositionError, "4", lambda: position(r, four, ["5C"]))
+    # Three hands for two players.
+    raises_naming(cf.PositionError, "3", lambda: position(r, [["5S"], ["AC"], ["2C"]], ["5C"]))
+    # The stock must be whole rounds (6 cards for 2 players).
+    raises_naming(
+        cf.PositionError,
+        "5",
+        lambda: position(r, [["5S"], ["AC"]], ["5C"], stock=["2C", "3C", "4C", "6C", "7C"]),
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("to_move", 2),
+        ("to_move", -1),
+        ("to_move", 7),
+        ("dealer", 2),
+        ("dealer", -1),
+        ("last_capturer", 2),
+        ("last_capturer", 4),
+        ("last_capturer", -3),
+    ],
+)
+def test_position_bad_seat_numbers(field: str, value: int) -> None:
+    kwargs: dict[str, Any] = {
+        "hands": [["5S"], ["AC"]],
+        "table": ["5C"],
+        "to_move": 0,
+        "dealer": 1,
+        "last_capturer": 0,
+        "piles": [rest_of(["5S", "AC", "5C"]), []],
+        field: value,
+    }
+    msg = raises_naming(
+        cf.PositionError, str(value), lambda: State.from_position(Rules.scopa(), **kwargs)
+    )
+    assert field in msg
+
+
+def test_position_bad_seat_numbers_four_players() -> None:
+    r = Rules.chkobba(players=4)
+    hands = [["5S"], ["AC"], ["2C"], ["3C"]]
+    raises_naming(cf.PositionError, "4", lambda: position(r, hands, ["5C"], to_move=4))
+    raises_naming(cf.PositionError, "5", lambda: position(r, hands, ["5C"], dealer=5))
+
+
+@pytest.mark.parametrize(
+    ("rules", "scores"),
+    [
+        (Rules.scopa(), [11, 3]),
+        (Rules.scopa(), [3, 12]),
+        (Rules.scopa(), [12, 11]),
+        (Rules.chkobba(), [21, 0]),
+        (Rules.escoba(target=15), [0, 15]),
+    ],
+)
+def test_position_scores_past_the_target(rules: Rules, scores: list[int]) -> None:
+    with pytest.raises(cf.PositionError) as info:
+        position(rules, [["5S"], ["KC"]], ["KD"], scores=scores)
+    msg = str(info.value)
+    assert f"[{scores[0]}, {scores[1]}]" in msg
+    assert "won" in msg
+
+
+def test_position_equal_scores_past_the_target_play_on() -> None:
+    # S-A5: both over with equal totals is a live match.
+    assert position(Rules.scopa(), [["5S"], ["KC"]], ["5C"], scores=[12, 12]).scores == [12, 12]
+
+
+def test_position_last_capturer_none_with_piles() -> None:
+    with pytest.raises(cf.PositionError, match="last_capturer"):
+        State.from_position(
+            Rules.scopa(),
+            hands=[["5S"], ["KC"]],
+            table=["5C"],
+            piles=[rest_of(["5S", "KC", "5C"]), []],
+            last_capturer=None,
+        )
+
+
+def test_position_last_capturer_with_an_empty_pile() -> None:
+    with pytest.raises(cf.PositionError, match="last_capturer"):
+        State.from_position(
+            Rules.scopa(),
+            hands=[["5S"], ["KC"]],
+            table=["5C"],
+            piles=[rest_of(["5S", "KC", "5C"]), []],
+            last_capturer=1,
+        )
+
+
+def test_position_sweeps_without_a_capture() -> None:
+    used = ["5S", "KC"]
+    with pytest.raises(cf.PositionError):
+        State.from_position(
+            Rules.scopa(),
+            hands=[["5S"], ["KC"]],
+            table=rest_of(used),
+            sweeps=[1, 0],
+            last_capturer=None,
+        )
+
+
+@pytest.mark.parametrize("sweeps", [[-1, 0], [0, 41], [1, 2, 3], [1]])
+def test_position_bad_sweeps(sweeps: list[int]) -> None:
+    r = Rules.scopa()
+    with pytest.raises(cf.PositionError, match="sweeps"):
+        State.from_position(
+            r,
+            hands=[["5S"], ["KC"]],
+            table=["5C"],
+            piles=[rest_of(["5S", "KC", "5C"]), []],
+            last_capturer=0,
+            sweeps=sweeps,
+        )
+
+
+@pytest.mark.parametrize("piles", [[[], [], []], [[]]])
+def test_position_piles_must_be_two(piles: list[list[str]]) -> None:
+    with pytest.raises(cf.PositionError, match="piles"):
+        State.from_position(Rules.scopa(), hands=[["5S"], ["KC"]], table=["5C"], piles=piles)
+
+
+def test_escoba_position_piles_must_total_multiples_of_15() -> None:
+    # 3H AD 4C 7D KS in play: the rest totals 195 = 13 * 15. Moving AC to side 1 breaks it.
+    used = ["3H", "AD", "4C", "7D", "KS"]
+    rest = rest_of(used)
+    with pytest.raises(cf.PositionError, match="15"):
+        State.from_position(
+            Rules.escoba(),
+            hands=[["3H"], ["KS"]],
+            table=["AD", "4C", "7D"],
+            piles=[[c for c in rest if c != "AC"], ["AC"]],
+            last_capturer=0,
+            dealer=1,
+        )
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_unknown_option_name() -> None:
+    raises_naming(cf.VariantError, "foo", lambda: Rules.scopa(foo=1))
+    raises_naming(cf.VariantError, "lastplaysweep", lambda: Rules("escoba", lastplaysweep="void"))
+    raises_naming(
+        cf.VariantError, "bogus", lambda: Rules.from_dict({"game": "chkobba", "bogus": True})
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "value"),
+    [
+        ("scopa", "last_play_sweep", "sometimes"),
+        ("scopa", "primiera_missing_suit", "ignore"),
+        ("scopa", "redeal", "four_kings"),
+        ("scopa", "target", 0),
+        ("scopa", "target", -5),
+        ("escoba", "target", 10001),
+        ("escoba", "initial_30_requires_partition", "yes"),
+        ("chkobba", "chkobba_face_values", "spanish"),
+        ("chkobba", "cut_card", "on"),
+        ("chkobba", "cut_card", 1),
+        ("chkobba", "redeal", "always"),
+        ("chkobba", "last_play_sweep", "Void"),
+    ],
+)
+def test_bad_option_values(game: str, option: str, value: Any) -> None:
+    with pytest.raises(cf.VariantError) as info:
+        Rules(game, **{option: value})
+    msg = str(info.value)
+    assert option in msg
+    assert str(value) in msg
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "value"),
+    [
+        ("scopa", "cut_card", False),
+        ("scopa", "chkobba_face_values", "italian"),
+        ("scopa", "initial_30_requires_partition", True),
+        ("escoba", "redeal", "off"),
+        ("escoba", "cut_card", True),
+        ("escoba", "chkobba_face_values", "tunisian"),
+        ("chkobba", "primiera_missing_suit", "zero"),
+        ("chkobba", "initial_30_requires_partition", False),
+    ],
+)
+def test_option_for_the_wrong_game(game: str, option: str, value: Any) -> None:
+    with pytest.raises(cf.VariantError) as info:
+        Rules(game, **{option: value})
+    msg = str(info.value)
+    assert option in msg
+    assert game in msg
+
+
+@pytest.mark.parametrize("players", [3, 0, 1, 5, 6, -1, 255, 256])
+def test_bad_player_counts(players: int) -> None:
+    for make in (Rules.scopa, Rules.escoba, Rules.chkobba):
+        raises_naming(cf.VariantError, str(players), lambda make=make: make(players=players))
+    raises_naming(
+        cf.VariantError,
+        str(players),
+        lambda: Rules.from_dict({"game": "scopa", "players": players}),
+    )
+
+
+def test_unknown_game() -> None:
+    raises_naming(cf.VariantError, "poker", lambda: Rules("poker"))
+    raises_naming(cf.VariantError, "Scopa", lambda: Rules("Scopa"))
+    raises_naming(cf.VariantError, "briscola", lambda: Rules.from_dict({"game": "briscola"}))
+    with pytest.raises(cf.VariantError, match="game"):
+        Rules.from_dict({"players": 2})
+
+
+def test_rules_input_checks() -> None:
+    r = Rules.scopa()
+    with pytest.raises(cf.PositionError, match="3"):
+        r.opening(["KC", "KD", "KH"])
+    with pytest.raises(cf.PositionError, match="5"):
+        r.opening(["KC", "KD", "KH", "KS", "AC"])
+    with pytest.raises(cf.PositionError, match="missing"):
+        r.score([["7D"], ["7C"]])
+    with pytest.raises(cf.PositionError, match="3"):
+        r.score([ALL[:10], ALL[10:20], ALL[20:]])
+    with pytest.raises(cf.PositionError, match="41"):
+        r.score([ALL[:20], ALL[20:]], [0, 41])
+    with pytest.raises(cf.PositionError, match="-1"):
+        r.match_winner([-1, 3])
+    with pytest.raises(cf.PositionError, match="scores"):
+        r.match_winner([1, 2, 3])
+
+
+# --------------------------------------------------------------------------- bytes
+
+# The encoding (rust/capturefast-core/src/state.rs, State::encode): 10 header bytes
+# [version, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game]
+# (game: 0 scopa, 1 escoba, 2 chkobba), then
+# 7 little-endian u64 card masks (hands 0-3, table, pile 0, pile 1), the 40-card deck, 2 sweep
+# bytes, 2 u32 scores, the u64 generator state and the u32 hand number: 128 bytes.
+FULL = (1 << 40) - 1
+
+
+def encode(
+    *,
+    players: int = 2,
+    dealer: int = 1,
+    to_move: int = 0,
+    last_capturer: int = 0,
+    phase: int = 1,
+    cut_card: int = 255,
+    winner: int = 255,
+    deck_pos: int = 40,
+    hands: Sequence[int] = (0, 0),
+    table: int = 0,
+    piles: Sequence[int] = (FULL, 0),
+    sweeps: Sequence[int] = (0, 0),
+    scores: Sequence[int] = (0, 0),
+    game: int = 0,
+) -> bytes:
+    b = bytes([1, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game])
+    masks = [*hands, *([0] * (4 - len(hands))), table, *piles]
+    b += b"".join(struct.pack("<Q", m) for m in masks)
+    b += bytes(range(40)) + bytes(sweeps) + struct.pack("<II", *scores)
+    b += struct.pack("<Q", 0) + struct.pack("<I", 0)
+    assert len(b) == 128
+    return b
+
+
+def bit(*names: str) -> int:
+    return sum(1 << ALL.index(n) for n in names)
+
+
+def test_encode_helper_matches_the_engine() -> None:
+    # A hand-built state (seat 0: AC; seat 1: KC; table 5C; all else in pile 0) decodes, and
+    # re-encodes to the same bytes.
+    b = encode(
+        hands=(bit("AC"), bit("KC")),
+        table=bit("5C"),
+        piles=(FULL & ~bit("AC", "KC", "5C"), 0),
+    )
+    s = State.from_bytes(Rules.scopa(), b)
+    assert s.hands == [[Card("AC")], [Card("KC")]]
+    assert s.table == [Card("5C")]
+    assert s.to_move == 0
+    assert s.to_bytes() == b
+    # The same layout in the Chkobba cut phase (cut card AC, the stock is the other 39 cards).
+    cut = encode(last_capturer=255, phase=0, cut_card=0, deck_pos=1, piles=(0, 0), game=2)
+    c = State.from_bytes(Rules.chkobba(), cut)
+    assert c.phase == "cut"
+    assert c.cut_card == Card("AC")
+    assert c.stock_size == 39
+    assert c.to_bytes() == cut
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\x00", b"abc", bytes(127), bytes(129), bytes(128), b"\xff" * 128],
+)
+def test_from_bytes_garbage(data: bytes) -> None:
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(Rules.scopa(), data)
+
+
+def test_from_bytes_length_is_named() -> None:
+    raises_naming(cf.DecodeError, "3", lambda: State.from_bytes(Rules.scopa(), b"abc"))
+
+
+def test_from_bytes_corruptions() -> None:
+    good = State.new(Rules.scopa(), seed=1).to_bytes()
+    r = Rules.scopa()
+
+    def corrupt(i: int, v: int) -> bytes:
+        b = bytearray(good)
+        b[i] = v
+        return bytes(b)
+
+    with pytest.raises(cf.DecodeError, match="version"):
+        State.from_bytes(r, corrupt(0, 99))
+    with pytest.raises(cf.DecodeError, match="players"):
+        State.from_bytes(r, corrupt(1, 4))
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, corrupt(2, 7))  # dealer seat
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, corrupt(5, 9))  # phase
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, corrupt(17, 0xFF))  # hand 0 mask above bit 40
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, corrupt(66, 40))  # a deck entry that is not a card
+    # A card in two places, and a card in none.
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, encode(hands=(bit("AC"), bit("KC")), table=bit("AC")))
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(r, encode(hands=(bit("AC"), bit("KC")), piles=(0, 0)))
+    # Bytes of a 2-player state under 4-player rules.
+    raises_naming(cf.DecodeError, "4", lambda: State.from_bytes(Rules.scopa(players=4), good))
+
+
+REST_AC = FULL & ~bit("AC")
+REST_AC_KC = FULL & ~bit("AC", "KC")
+
+
+@pytest.mark.parametrize(
+    ("rules", "data"),
+    [
+        # Piles hold 39 cards but nobody has captured (from_position refuses the same).
+        (Rules.scopa(), encode(last_capturer=255, hands=(bit("AC"), 0), piles=(REST_AC, 0))),
+        # The cut phase with no stock left to complete the deal.
+        (
+            Rules.chkobba(),
+            encode(last_capturer=255, phase=0, cut_card=0, table=REST_AC, piles=(0, 0), game=2),
+        ),
+        # Sweep counts beyond what from_position allows (0-40).
+        (
+            Rules.scopa(),
+            encode(hands=(bit("AC"), bit("KC")), piles=(REST_AC_KC, 0), sweeps=(255, 0)),
+        ),
+        # A Scopa state in the Chkobba cut phase.
+        (
+            Rules.scopa(),
+            encode(last_capturer=255, phase=0, cut_card=0, deck_pos=1, piles=(0, 0)),
+        ),
+        # Match over, won by side 1, at 0 - 0.
+        (Rules.scopa(), encode(phase=3, winner=1, piles=(FULL, 0), scores=(0, 0))),
+        # Hand over (match not over) at 30 - 0 with a target of 11.
+        (Rules.scopa(), encode(phase=2, piles=(FULL, 0), scores=(30, 0))),
+        # A stock of one card (deck[39] = KS): not whole rounds of 3 per player.
+        (
+            Rules.scopa(),
+            encode(hands=(bit("AC"), 0), deck_pos=39, piles=(FULL & ~bit("AC", "KS"), 0)),
+        ),
+    ],
+    ids=[
+        "no-capturer",
+        "cut-without-stock",
+        "sweeps-255",
+        "scopa-cut",
+        "winner",
+        "scores",
+        "short-stock",
+    ],
+)
+def test_from_bytes_rejects_inconsistent_states(rules: Rules, data: bytes) -> None:
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(rules, data)
+
+
+# --------------------------------------------------------------------------- wrong types
+
+
+WRONG_TYPES: list[tuple[str, Callable[[], Any]]] = [
+    ("State.new seed str", lambda: State.new(Rules.scopa(), seed="x")),  # type: ignore[arg-type]
+    ("State.new seed float", lambda: State.new(Rules.scopa(), seed=1.5)),  # type: ignore[arg-type]
+    ("State.new rules str", lambda: State.new("scopa")),  # type: ignore[arg-type]
+    ("State.new rules None", lambda: State.new(None)),  # type: ignore[arg-type]
+    ("Card None", lambda: Card(None)),  # type: ignore[arg-type]
+    ("Card float", lambda: Card(1.5)),  # type: ignore[arg-type]
+    ("Card list", lambda: Card(["7D"])),  # type: ignore[arg-type]
+    ("Card bytes", lambda: Card(b"7D")),  # type: ignore[arg-type]
+    ("Move int", lambda: Move(5)),  # type: ignore[arg-type]
+    ("Move None", lambda: Move(None)),  # type: ignore[arg-type]
+    ("Move Card", lambda: Move(Card("7D"))),  # type: ignore[arg-type]
+    ("Move.from_int str", lambda: Move.from_int("5")),  # type: ignore[arg-type]
+    ("Move.from_int float", lambda: Move.from_int(1.0)),  # type: ignore[arg-type]
+    ("Move.play captures str", lambda: Move.play("QH", "2D")),
+    ("Move.play captures int", lambda: Move.play("QH", 5)),  # type: ignore[arg-type]
+    ("play int", lambda: State.new(Rules.scopa()).play(5)),  # type: ignore[arg-type]
+    ("play None", lambda: State.new(Rules.scopa()).play(None)),  # type: ignore[arg-type]
+    ("play Card", lambda: State.new(Rules.scopa()).play(Card("7D"))),  # type: ignore[arg-type]
+    ("capture_options table str", lambda: Rules.scopa().capture_options("2D6S", "QH")),
+    ("capture_options table int", lambda: Rules.scopa().capture_options(5, "QH")),  # type: ignore[arg-type]
+    ("capture_options card None", lambda: Rules.scopa().capture_options([], None)),  # type: ignore[arg-type]
+    ("value None", lambda: Rules.scopa().value(None)),  # type: ignore[arg-type]
+    ("opening str", lambda: Rules.scopa().opening("KCKDKHKS")),
+    ("score str", lambda: Rules.scopa().score("ab")),
+    ("score None", lambda: Rules.scopa().score(None)),  # type: ignore[arg-type]
+    ("match_winner None", lambda: Rules.scopa().match_winner(None)),  # type: ignore[arg-type]
+    ("match_winner str", lambda: Rules.scopa().match_winner("ab")),
+    ("view str", lambda: State.new(Rules.scopa()).view("0")),  # type: ignore[arg-type]
+    ("view None", lambda: State.new(Rules.scopa()).view(None)),  # type: ignore[arg-type]
+    ("from_bytes str", lambda: State.from_bytes(Rules.scopa(), "abc")),  # type: ignore[arg-type]
+    ("from_bytes None", lambda: State.from_bytes(Rules.scopa(), None)),  # type: ignore[arg-type]
+    ("from_bytes rules", lambda: State.from_bytes(None, b"")),  # type: ignore[arg-type]
+    ("players str", lambda: Rules.scopa(players="2")),  # type: ignore[arg-type]
+    ("Rules game int", lambda: Rules(2)),  # type: ignore[arg-type]
+    ("from_dict list", lambda: Rules.from_dict([])),  # type: ignore[arg-type]
+    ("random_hands rules str", lambda: cf.random_hands("scopa", 5)),  # type: ignore[arg-type]
+    ("random_hands hands str", lambda: cf.random_hands(Rules.scopa(), "5")),  # type: ignore[arg-type]
+    ("from_position hands int", lambda: State.from_position(Rules.scopa(), 5, [])),  # type: ignore[arg-type]
+    ("from_position hand str", lambda: State.from_position(Rules.scopa(), ["5S", "KC"], [])),
+    ("from_position table str", lambda: State.from_position(Rules.scopa(), [[], []], "5C")),
+    (
+        "from_position to_move str",
+        lambda: State.from_position(Rules.scopa(), [[], []], [], to_move="0"),  # type: ignore[arg-type]
+    ),
+    (
+        "from_position dealer str",
+        lambda: State.from_position(Rules.scopa(), [[], []], [], dealer="1"),  # type: ignore[arg-type]
+    ),
+    (
+        "from_position scores str",
+        lambda: State.from_position(Rules.scopa(), [[], []], [], scores="00"),
+    ),
+    (
+        "from_position seed str",
+        lambda: State.from_position(Rules.scopa(), [[], []], [], seed="1"),  # type: ignore[arg-type]
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), WRONG_TYPES, ids=[n for n, _ in WRONG_TYPES])
+def test_wrong_python_types_raise_type_error(name: str, call: Callable[[], Any]) -> None:
+    with pytest.raises(TypeError):
+        call()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**100])
+def test_seeds_out_of_u64(seed: int) -> None:
+    with pytest.raises((OverflowError, ValueError)):
+        State.new(Rules.scopa(), seed=seed)
+    with pytest.raises((OverflowError, ValueError)):
+        cf.random_hands(Rules.scopa(), 1, seed=seed)
+
+
+def test_from_bytes_refuses_another_games_state() -> None:
+    # Bytes of a Scopa state carry the game; Escoba rules do not read them.
+    data = State.new(Rules.scopa(), seed=3).to_bytes()
+    with pytest.raises(cf.DecodeError, match="not for escoba"):
+        State.from_bytes(Rules.escoba(), data)
