@@ -416,7 +416,6 @@ PRESET_DICTS: dict[str, dict[str, Any]] = {
         "target": 11,
         "last_play_sweep": "void",
         "primiera_missing_suit": "invalid",
-        "redeal": "three_kings",
     },
     "escoba": {
         "game": "escoba",
@@ -461,8 +460,7 @@ def test_presets(game: str) -> None:
         ("scopa", {"target": 16}),
         ("scopa", {"last_play_sweep": "counts"}),
         ("scopa", {"primiera_missing_suit": "zero"}),
-        ("scopa", {"redeal": "off"}),
-        ("scopa", {"redeal": "three_of_a_rank", "target": 31}),
+        ("scopa", {"primiera_missing_suit": "zero", "target": 31}),
         ("escoba", {"initial_30_requires_partition": True}),
         ("escoba", {"primiera_missing_suit": "zero", "target": 15}),
         ("chkobba", {"chkobba_face_values": "italian"}),
@@ -601,13 +599,12 @@ def test_capture_options_empty_list_means_trail() -> None:
         (Rules.scopa(), ["KC", "KD", "KH", "KS"], True, 0),
         (Rules.scopa(), ["KC", "KD", "5H", "5S"], False, 0),
         (Rules.scopa(), ["5C", "5D", "5H", "2S"], False, 0),  # S5 is about kings only
-        (Rules.scopa(redeal="off"), ["KC", "KD", "KH", "5S"], False, 0),
-        (Rules.scopa(redeal="three_of_a_rank"), ["5C", "5D", "5H", "2S"], True, 0),
         (Rules.chkobba(), ["5C", "5D", "5H", "2S"], True, 0),  # K6
         (Rules.chkobba(), ["KC", "KD", "KH", "2S"], True, 0),
         (Rules.chkobba(), ["KC", "KD", "3H", "3S"], False, 0),
         (Rules.chkobba(redeal="three_kings"), ["5C", "5D", "5H", "2S"], False, 0),
         (Rules.chkobba(redeal="off"), ["5C", "5D", "5H", "5S"], False, 0),
+        (Rules.chkobba(redeal="three_kings"), ["KC", "KD", "KH", "5S"], True, 0),
         (Rules.escoba(), ["AC", "2D", "4H", "JS"], False, 1),  # 1 + 2 + 4 + 8 = 15
         (Rules.escoba(), ["KC", "KD", "QH", "AS"], False, 2),  # 30, unsplittable (E-A1)
         (Rules.escoba(), ["KC", "3D", "2H", "5S"], False, 0),  # 20

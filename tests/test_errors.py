@@ -518,7 +518,7 @@ def test_unknown_option_name() -> None:
     [
         ("scopa", "last_play_sweep", "sometimes"),
         ("scopa", "primiera_missing_suit", "ignore"),
-        ("scopa", "redeal", "four_kings"),
+        ("chkobba", "redeal", "four_kings"),
         ("scopa", "target", 0),
         ("scopa", "target", -5),
         ("escoba", "target", 10001),
@@ -545,6 +545,7 @@ def test_bad_option_values(game: str, option: str, value: Any) -> None:
         ("scopa", "chkobba_face_values", "italian"),
         ("scopa", "initial_30_requires_partition", True),
         ("escoba", "redeal", "off"),
+        ("scopa", "redeal", "off"),  # V-K4 is a Chkobba option; Scopa's S5 is fixed
         ("escoba", "cut_card", True),
         ("escoba", "chkobba_face_values", "tunisian"),
         ("chkobba", "primiera_missing_suit", "zero"),

@@ -47,7 +47,7 @@ OPTION_WORDS = [
 ALLOWED = (cf.CaptureFastError, ValueError, TypeError, OverflowError)
 RULES = [Rules(g, players=n) for g in GAMES for n in (2, 4)]
 RULES += [
-    Rules.scopa(last_play_sweep="counts", redeal="off"),
+    Rules.scopa(last_play_sweep="counts", primiera_missing_suit="zero"),
     Rules.escoba(initial_30_requires_partition=True, primiera_missing_suit="zero"),
     Rules.chkobba(cut_card=False, chkobba_face_values="italian", redeal="three_kings"),
 ]

@@ -7,76 +7,31 @@ Each vector is checked at the rules level (``RefRules``) and, where the kind all
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from reference import DECK, RefRules, RefState, layout_deal, sort_cards
+from vectors import (
+    KNOWN_KINDS,
+    expand_rest,
+    merge,
+    players_of,
+    side_letter,
+    try_load_vectors,
+    vector_cases,
+    vectors_path,
+)
 
-KNOWN_KINDS = {
-    "capture_options",
-    "legal_moves",
-    "initial_table",
-    "hand_score",
-    "sequence",
-    "match_end",
-    "leftover_check",
-    "deal",
-}
+# The shared loader (tests/vectors.py) finds vectors.json; these aliases keep the names below.
+_vectors_path = vectors_path
+_merge = merge
+_side_letter = side_letter
+_expand_rest = expand_rest
+_players_of = players_of
 
-
-def _vectors_path() -> Path:
-    """Find vectors.json: ``<repo>/../shared/spec``, else ``$CAPTUREFAST_SPEC_DIR``."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "spec" / "vectors.json"
-    if path.is_file():
-        return path
-    spec_dir = os.environ.get("CAPTUREFAST_SPEC_DIR")
-    if spec_dir:
-        return Path(spec_dir) / "vectors.json"
-    return path
-
-
-def _load_vectors() -> list[dict[str, Any]]:
-    """Load the vectors; an empty list if the file is missing (``test_vectors_file`` fails)."""
-    path = _vectors_path()
-    if not path.is_file():
-        return []
-    return json.loads(path.read_text(encoding="utf-8"))["vectors"]
-
-
-VECTORS = _load_vectors()
-
-
-def _cases() -> list[Any]:
-    """One pytest case per vector and one per variant of a vector."""
-    if not VECTORS:  # a missing or empty vectors file must fail, not skip
-        return [pytest.param(None, None, id="no-vectors")]
-    cases = []
-    for vector in VECTORS:
-        cases.append(pytest.param(vector, None, id=vector["id"]))
-        for index in range(len(vector.get("variants", []))):
-            cases.append(pytest.param(vector, index, id=f"{vector['id']}/variant{index}"))
-    return cases
-
-
-CASES = _cases()
-
-
-def _merge(base: Any, override: Any) -> Any:
-    """Deep-merge a partial ``expected`` override into the base ``expected``."""
-    if isinstance(base, dict) and isinstance(override, dict):
-        merged = dict(base)
-        for key, value in override.items():
-            merged[key] = _merge(base[key], value) if key in base else value
-        return merged
-    return override
-
-
-def _side_letter(side: int | None) -> str | None:
-    """Map side 0/1 to the vectors' ``A``/``B`` (None stays None)."""
-    return None if side is None else "AB"[side]
+VECTORS = try_load_vectors()
+CASES = vector_cases()
 
 
 def _spare_card(used: list[str]) -> str:
@@ -181,17 +136,6 @@ def check_initial_table(rules: RefRules, inp: dict[str, Any], exp: dict[str, Any
         assert snap["piles"] == [[], []]
         assert snap["sweeps"] == [0, 0]
         assert snap["last_capturer"] is None
-
-
-def _expand_rest(piles: dict[str, Any]) -> dict[str, list[str]]:
-    """Replace a ``"REST"`` pile by the deck minus every other listed card."""
-    rest_keys = [k for k, v in piles.items() if v == "REST"]
-    assert len(rest_keys) <= 1
-    listed = [c for v in piles.values() if v != "REST" for c in v]
-    result = {k: list(v) for k, v in piles.items() if v != "REST"}
-    for key in rest_keys:
-        result[key] = [c for c in DECK if c not in listed]
-    return result
 
 
 def check_hand_score(rules: RefRules, inp: dict[str, Any], exp: dict[str, Any]) -> None:
@@ -334,14 +278,6 @@ CHECKERS: dict[str, Callable[[RefRules, dict[str, Any], dict[str, Any]], None]] 
 def _config_of(rules: RefRules) -> dict[str, Any]:
     """Return the non-target options of a rules object, to rebuild it with changes."""
     return {k: v for k, v in rules.options.items() if k != "target"}
-
-
-def _players_of(vector: dict[str, Any]) -> int:
-    """Return the player count a vector implies (4 for partnership inputs)."""
-    inp = vector["input"]
-    if "teams" in inp or "seats" in inp:
-        return 4
-    return int(inp.get("players", 2))
 
 
 # --------------------------------------------------------------------- tests
