@@ -18,51 +18,49 @@ pub struct Opening {
 
 /// Calls `emit` with every subset of `table` whose capture values sum to `target`.
 ///
-/// The table is grouped by capture value (one mask per value, at most four cards each); the
-/// search walks the values from high to low and, for each, every subset of that value's cards
-/// that still fits. `below[v]`, the total of the table's cards of value `v` or less, cuts any branch
-/// that can no longer reach the target. Each card set comes out once, because a set is exactly one
-/// choice of subset per value group.
+/// The table is grouped by capture value (one mask per value present, at most four cards each,
+/// highest value first); the search takes, for each group in turn, every subset of its cards that
+/// still fits. `below[i]`, the total of groups `i..`, cuts any branch that can no longer reach the
+/// target. Each card set comes out once, because a set is exactly one choice of subset per group.
 fn subsets_summing_to(rules: &Rules, table: CardSet, target: u8, emit: &mut impl FnMut(CardSet)) {
-    let top = target.min(10);
-    let mut groups = [0u64; 11];
-    let mut below = [0u8; 11];
-    let mut total = 0u8;
-    for v in 1..=top {
+    let mut groups = [(0u8, 0u64); 10];
+    let mut n = 0;
+    for v in (1..=target.min(10)).rev() {
         let g = (table & rules.cards_of_value(v)).0;
-        groups[usize::from(v)] = g;
-        total += v * g.count_ones() as u8;
-        below[usize::from(v)] = total;
+        if g != 0 {
+            groups[n] = (v, g);
+            n += 1;
+        }
     }
-    if total >= target {
-        search(&groups, &below, top, target, 0, emit);
+    let mut below = [0u8; 11];
+    for i in (0..n).rev() {
+        below[i] = below[i + 1] + groups[i].0 * groups[i].1.count_ones() as u8;
+    }
+    if below[0] >= target {
+        search(&groups[..n], &below, target, 0, emit);
     }
 }
 
 fn search(
-    groups: &[u64; 11],
-    below: &[u8; 11],
-    v: u8,
+    groups: &[(u8, u64)],
+    below: &[u8],
     remaining: u8,
     acc: u64,
     emit: &mut impl FnMut(CardSet),
 ) {
-    if remaining == 0 {
-        emit(CardSet(acc));
-        return;
+    let Some(&(v, g)) = groups.first() else { return };
+    // Take no card of value v, if the lower groups can still make the rest.
+    if below[1] >= remaining {
+        search(&groups[1..], &below[1..], remaining, acc, emit);
     }
-    if v == 0 || below[usize::from(v)] < remaining {
-        return;
-    }
-    // Take no card of value v.
-    search(groups, below, v - 1, remaining, acc, emit);
     // Take each non-empty subset of the cards of value v that fits.
-    let g = groups[usize::from(v)];
     let mut sub = g;
     while sub != 0 {
         let take = v * sub.count_ones() as u8;
-        if take <= remaining {
-            search(groups, below, v - 1, remaining - take, acc | sub, emit);
+        if take == remaining {
+            emit(CardSet(acc | sub));
+        } else if take < remaining && below[1] >= remaining - take {
+            search(&groups[1..], &below[1..], remaining - take, acc | sub, emit);
         }
         sub = (sub - 1) & g;
     }

@@ -757,21 +757,9 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
                     .to_string(),
             );
         }
-        None if rules.game() != Game::Escoba => {
-            // I4: with no capture yet, each trail added a value missing from the table, so
-            // a capture must still be forced before the cards run out.
-            let values: CardSet = p.table;
-            let distinct = (1..=10u8)
-                .filter(|&v| !(values & rules.cards_of_value(v)).is_empty())
-                .count();
-            let remaining = 40 - p.table.len() as usize;
-            if remaining <= 10 - distinct {
-                return pos_err(format!(
-                    "no capture was made yet, so the table cannot hold this many cards: {}",
-                    p.table.len()
-                ));
-            }
-        }
+        // I4 needs no check here: with every card in a zone and no capture yet, the table holds
+        // the other 40 - r cards, so at least (40 - r) / 4 distinct values, and each trail adds a
+        // value the table lacked; r + distinct > 10, so a capture is forced before the end.
         Some(lc) if p.piles[Rules::side(lc)].is_empty() => {
             return pos_err(format!("last_capturer's side has an empty pile: {lc}"));
         }

@@ -242,12 +242,7 @@ impl Options {
                 }
             }
             "redeal" => {
-                if self.game == Game::Escoba {
-                    return Err(Error::Variant(
-                        "option `redeal` does not apply to escoba (E5: no redeal), got: escoba"
-                            .to_string(),
-                    ));
-                }
+                game_only(Game::Chkobba)?;
                 self.redeal = [Redeal::ThreeOfARank, Redeal::ThreeKings, Redeal::Off]
                     [word(&["three_of_a_rank", "three_kings", "off"])?];
             }
@@ -300,7 +295,7 @@ impl Options {
             ));
             v.push(("cut_card", OptionValue::Bool(self.cut_card)));
         }
-        if self.game != Game::Escoba {
+        if self.game == Game::Chkobba {
             v.push((
                 "redeal",
                 s(match self.redeal {
