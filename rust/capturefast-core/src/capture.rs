@@ -48,7 +48,9 @@ fn search(
     acc: u64,
     emit: &mut impl FnMut(CardSet),
 ) {
-    let Some(&(v, g)) = groups.first() else { return };
+    let Some(&(v, g)) = groups.first() else {
+        return;
+    };
     // Take no card of value v, if the lower groups can still make the rest.
     if below[1] >= remaining {
         search(&groups[1..], &below[1..], remaining, acc, emit);
