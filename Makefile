@@ -37,7 +37,7 @@ test-python: install
 
 # Benchmarks compile and run once as smoke tests (figures come from `make bench`).
 bench-smoke: install
-	cargo bench --workspace --no-run
+	cargo bench -p capturefast-bench --no-run
 	$(PY) -m pytest benches/python -q --benchmark-disable
 
 # The whole suite, in the order of STYLE.md §6; `.ci/run` calls exactly this.

@@ -16,44 +16,85 @@ pub struct Opening {
     pub dealer_sweeps: u8,
 }
 
-/// Calls `emit` with every subset of `table` whose capture values sum to `target`.
+/// A table grouped by capture value, built once and reused for every card played onto it.
 ///
-/// The table is grouped by capture value (one mask per value present, at most four cards each,
-/// highest value first); the search takes, for each group in turn, every subset of its cards that
-/// still fits. `below[i]`, the total of groups `i..`, cuts any branch that can no longer reach the
-/// target. Each card set comes out once, because a set is exactly one choice of subset per group.
-fn subsets_summing_to(rules: &Rules, table: CardSet, target: u8, emit: &mut impl FnMut(CardSet)) {
-    let mut groups = [(0u8, 0u64); 10];
-    let mut n = 0;
-    for v in (1..=target.min(10)).rev() {
-        let g = (table & rules.cards_of_value(v)).0;
-        if g != 0 {
-            groups[n] = (v, g);
-            n += 1;
+/// One mask per rank present (a rank has one capture value), highest rank first; `below[i]` is
+/// the total value of groups `i..`, which cuts any search branch that can no longer reach its
+/// target.
+#[derive(Clone, Copy, Debug)]
+pub struct TableIndex {
+    table: CardSet,
+    values: [u8; 10],
+    masks: [u64; 10],
+    below: [u8; 11],
+    len: usize,
+}
+
+impl TableIndex {
+    /// Groups `table` by the capture values of `rules`.
+    #[inline]
+    pub fn new(rules: &Rules, table: CardSet) -> TableIndex {
+        let mut ix = TableIndex {
+            table,
+            values: [0; 10],
+            masks: [0; 10],
+            below: [0; 11],
+            len: 0,
+        };
+        // Rank-major ids: the cards of rank r are the nibble at bit 4r. Visit the ranks
+        // present, highest first: in decreasing value but for Chkobba's Q=8 < J=9, which costs
+        // the search a little pruning, not correctness.
+        let t = table.0;
+        let mut present = (t | t >> 1 | t >> 2 | t >> 3) & 0x11_1111_1111;
+        while present != 0 {
+            let shift = 63 - present.leading_zeros();
+            present &= !(1 << shift);
+            ix.values[ix.len] = rules.rank_value((shift / 4) as u8);
+            ix.masks[ix.len] = t & (0xF << shift);
+            ix.len += 1;
         }
+        for i in (0..ix.len).rev() {
+            ix.below[i] = ix.below[i + 1] + ix.values[i] * ix.masks[i].count_ones() as u8;
+        }
+        ix
     }
-    let mut below = [0u8; 11];
-    for i in (0..n).rev() {
-        below[i] = below[i + 1] + groups[i].0 * groups[i].1.count_ones() as u8;
+
+    /// The indexed table.
+    pub fn table(&self) -> CardSet {
+        self.table
     }
-    if below[0] >= target {
-        search(&groups[..n], &below, target, 0, emit);
+
+    /// Calls `emit` with every subset of the table whose capture values sum to `target`.
+    ///
+    /// Each card set comes out once, because a set is exactly one choice of subset per group.
+    pub fn for_each_sum(&self, target: u8, emit: &mut impl FnMut(CardSet)) {
+        // Leading groups of a value above the target cannot take part.
+        let start = self.values[..self.len]
+            .iter()
+            .take_while(|&&v| v > target)
+            .count();
+        if self.below[start] >= target {
+            let (values, masks) = (&self.values[start..self.len], &self.masks[start..self.len]);
+            search(values, masks, &self.below[start..], target, 0, emit);
+        }
     }
 }
 
 fn search(
-    groups: &[(u8, u64)],
+    values: &[u8],
+    masks: &[u64],
     below: &[u8],
     remaining: u8,
     acc: u64,
     emit: &mut impl FnMut(CardSet),
 ) {
-    let Some(&(v, g)) = groups.first() else {
+    let (Some(&v), Some(&g)) = (values.first(), masks.first()) else {
         return;
     };
+    let (values, masks, rest) = (&values[1..], &masks[1..], &below[1..]);
     // Take no card of value v, if the lower groups can still make the rest.
-    if below[1] >= remaining {
-        search(&groups[1..], &below[1..], remaining, acc, emit);
+    if rest[0] >= remaining {
+        search(values, masks, rest, remaining, acc, emit);
     }
     // Take each non-empty subset of the cards of value v that fits.
     let mut sub = g;
@@ -61,8 +102,8 @@ fn search(
         let take = v * sub.count_ones() as u8;
         if take == remaining {
             emit(CardSet(acc | sub));
-        } else if take < remaining && below[1] >= remaining - take {
-            search(&groups[1..], &below[1..], remaining - take, acc | sub, emit);
+        } else if take < remaining && rest[0] >= remaining - take {
+            search(values, masks, rest, remaining - take, acc | sub, emit);
         }
         sub = (sub - 1) & g;
     }
@@ -72,20 +113,21 @@ impl Rules {
     /// Every legal capture of `card` played onto `table`, sorted by mask; empty: the card trails.
     pub fn capture_options(&self, table: CardSet, card: Card, out: &mut Vec<CardSet>) {
         out.clear();
-        self.for_each_capture(table, card, &mut |s| out.push(s));
+        self.for_each_capture(&TableIndex::new(self, table), card, &mut |s| out.push(s));
         out.sort_unstable();
     }
 
-    /// Calls `emit` with every legal capture of `card` onto `table`, in no particular order.
-    pub fn for_each_capture(&self, table: CardSet, card: Card, emit: &mut impl FnMut(CardSet)) {
+    /// Calls `emit` with every legal capture of `card` onto the indexed table, in no particular
+    /// order.
+    pub fn for_each_capture(&self, table: &TableIndex, card: Card, emit: &mut impl FnMut(CardSet)) {
         let v = self.value(card);
         match self.capture_mode() {
             CaptureMode::EqualThenSum => {
                 // S7 / K9(a): an equal-value card must be taken, alone, and sums are forbidden.
-                let equal = table & self.cards_of_value(v);
+                let equal = table.table() & self.cards_of_value(v);
                 if equal.is_empty() {
                     // K9(b): a set of two or more cards; no single card has value v here.
-                    subsets_summing_to(self, table, v, emit);
+                    table.for_each_sum(v, emit);
                 } else {
                     for c in equal {
                         emit(CardSet::single(c));
@@ -94,7 +136,7 @@ impl Rules {
             }
             // E7: played card plus table cards totalling 15; values are at most 10, so the set
             // is never empty.
-            CaptureMode::Fifteen => subsets_summing_to(self, table, 15 - v, emit),
+            CaptureMode::Fifteen => table.for_each_sum(15 - v, emit),
         }
     }
 
@@ -125,16 +167,11 @@ impl Rules {
             return false;
         };
         // A group of 15 holding the first card; its complement then totals 15 as well.
-        let rest = set - CardSet::single(first);
+        let rest = TableIndex::new(self, set - CardSet::single(first));
         let mut found = false;
-        subsets_summing_to(
-            self,
-            rest,
-            15u8.saturating_sub(self.value(first)),
-            &mut |_| {
-                found = true;
-            },
-        );
+        rest.for_each_sum(15u8.saturating_sub(self.value(first)), &mut |_| {
+            found = true
+        });
         found
     }
 }

@@ -22,7 +22,7 @@ mod state;
 mod variant;
 
 pub use action::{Move, MoveKind};
-pub use capture::Opening;
+pub use capture::{Opening, TableIndex};
 pub use card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
 pub use error::Error;

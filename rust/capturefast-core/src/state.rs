@@ -5,6 +5,7 @@
 //! the current hand lives in `deck`; `deck[deck_pos..]` is the stock (docs/conventions.md).
 
 use crate::action::{Move, MoveKind};
+use crate::capture::TableIndex;
 use crate::card::{Card, NUM_CARDS};
 use crate::cardset::CardSet;
 use crate::error::Error;
@@ -307,13 +308,15 @@ impl State {
                 out.push(Move::cut(c, false));
             }
             Phase::Play => {
-                let mut caps = Vec::with_capacity(8);
+                let index = TableIndex::new(rules, self.table);
                 for card in self.hands[usize::from(self.to_move)] {
-                    rules.capture_options(self.table, card, &mut caps);
-                    if caps.is_empty() {
-                        out.push(Move::play(card, CardSet::EMPTY));
-                    } else {
-                        out.extend(caps.iter().map(|&s| Move::play(card, s)));
+                    let start = out.len();
+                    rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+                    match out.len() - start {
+                        0 => out.push(Move::play(card, CardSet::EMPTY)),
+                        1 => {}
+                        // Same card: packed order is captured-mask order.
+                        _ => out[start..].sort_unstable(),
                     }
                 }
             }
@@ -335,7 +338,7 @@ impl State {
                 let caps = mv.captures();
                 let mut found = false;
                 let mut any = false;
-                rules.for_each_capture(self.table, card, &mut |s| {
+                rules.for_each_capture(&TableIndex::new(rules, self.table), card, &mut |s| {
                     any = true;
                     found |= s == caps;
                 });

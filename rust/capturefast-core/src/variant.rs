@@ -317,6 +317,8 @@ pub struct Rules {
     values: [u8; 40],
     /// Cards by capture value (index 1..=10).
     by_value: [CardSet; 16],
+    /// Capture value of each rank.
+    rank_values: [u8; 10],
     capture_mode: CaptureMode,
     prime: PrimeCategory,
 }
@@ -347,7 +349,12 @@ impl Rules {
             values[c.index()] = v;
             by_value[usize::from(v)].insert(c);
         }
+        let mut rank_values = [0u8; 10];
+        for (r, rv) in rank_values.iter_mut().enumerate() {
+            *rv = values[r * 4];
+        }
         Ok(Rules {
+            rank_values,
             capture_mode: match options.game {
                 Game::Escoba => CaptureMode::Fifteen,
                 Game::Scopa | Game::Chkobba => CaptureMode::EqualThenSum,
@@ -400,6 +407,12 @@ impl Rules {
     /// Capture value of `card` (1..=10).
     pub fn value(&self, card: Card) -> u8 {
         self.values[card.index()]
+    }
+
+    /// Capture value of the rank with index `rank`.
+    #[inline]
+    pub fn rank_value(&self, rank: u8) -> u8 {
+        self.rank_values[usize::from(rank)]
     }
 
     /// Cards whose capture value is `v` (empty outside 1..=10).
