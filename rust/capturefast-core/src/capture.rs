@@ -16,16 +16,41 @@ pub struct Opening {
     pub dealer_sweeps: u8,
 }
 
+/// `SUBSETS[n][k]`: the submasks of the 4-bit mask `n` that hold `k` bits (at most 6 of them).
+const SUBSETS: [[([u8; 6], u8); 5]; 16] = {
+    let mut t = [[([0u8; 6], 0u8); 5]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut sub = 1;
+        while sub < 16 {
+            if sub & n == sub {
+                let k = (sub as u8).count_ones() as usize;
+                let (mut list, len) = t[n][k];
+                list[len as usize] = sub as u8;
+                t[n][k] = (list, len + 1);
+            }
+            sub += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// A table grouped by capture value, built once and reused for every card played onto it.
 ///
-/// One mask per rank present (a rank has one capture value), highest rank first; `below[i]` is
-/// the total value of groups `i..`, which cuts any search branch that can no longer reach its
-/// target.
+/// One group per rank present (a rank has one capture value), highest rank first: its value,
+/// its cards as a nibble and the nibble's bit offset. `below[i]` is the total value of groups
+/// `i..`, which cuts any search branch that can no longer reach its target.
+///
+/// The search chooses how many cards of each group to take (a count vector summing to the
+/// target) and only then expands the choice into card sets, so the work per count vector is done
+/// once, not once per choice of specific cards.
 #[derive(Clone, Copy, Debug)]
 pub struct TableIndex {
     table: CardSet,
     values: [u8; 10],
-    masks: [u64; 10],
+    nibbles: [u8; 10],
+    shifts: [u8; 10],
     below: [u8; 11],
     len: usize,
 }
@@ -37,7 +62,8 @@ impl TableIndex {
         let mut ix = TableIndex {
             table,
             values: [0; 10],
-            masks: [0; 10],
+            nibbles: [0; 10],
+            shifts: [0; 10],
             below: [0; 11],
             len: 0,
         };
@@ -50,11 +76,12 @@ impl TableIndex {
             let shift = 63 - present.leading_zeros();
             present &= !(1 << shift);
             ix.values[ix.len] = rules.rank_value((shift / 4) as u8);
-            ix.masks[ix.len] = t & (0xF << shift);
+            ix.nibbles[ix.len] = ((t >> shift) & 0xF) as u8;
+            ix.shifts[ix.len] = shift as u8;
             ix.len += 1;
         }
         for i in (0..ix.len).rev() {
-            ix.below[i] = ix.below[i + 1] + ix.values[i] * ix.masks[i].count_ones() as u8;
+            ix.below[i] = ix.below[i + 1] + ix.values[i] * ix.nibbles[i].count_ones() as u8;
         }
         ix
     }
@@ -66,7 +93,8 @@ impl TableIndex {
 
     /// Calls `emit` with every subset of the table whose capture values sum to `target`.
     ///
-    /// Each card set comes out once, because a set is exactly one choice of subset per group.
+    /// Each card set comes out once: a set is one count per group and one choice of that many
+    /// cards in each group.
     pub fn for_each_sum(&self, target: u8, emit: &mut impl FnMut(CardSet)) {
         // Leading groups of a value above the target cannot take part.
         let start = self.values[..self.len]
@@ -74,38 +102,53 @@ impl TableIndex {
             .take_while(|&&v| v > target)
             .count();
         if self.below[start] >= target {
-            let (values, masks) = (&self.values[start..self.len], &self.masks[start..self.len]);
-            search(values, masks, &self.below[start..], target, 0, emit);
+            let mut picks = [(0u8, 0u8); 10];
+            self.search(start, target, &mut picks, 0, emit);
         }
     }
-}
 
-fn search(
-    values: &[u8],
-    masks: &[u64],
-    below: &[u8],
-    remaining: u8,
-    acc: u64,
-    emit: &mut impl FnMut(CardSet),
-) {
-    let (Some(&v), Some(&g)) = (values.first(), masks.first()) else {
-        return;
-    };
-    let (values, masks, rest) = (&values[1..], &masks[1..], &below[1..]);
-    // Take no card of value v, if the lower groups can still make the rest.
-    if rest[0] >= remaining {
-        search(values, masks, rest, remaining, acc, emit);
-    }
-    // Take each non-empty subset of the cards of value v that fits.
-    let mut sub = g;
-    while sub != 0 {
-        let take = v * sub.count_ones() as u8;
-        if take == remaining {
-            emit(CardSet(acc | sub));
-        } else if take < remaining && rest[0] >= remaining - take {
-            search(values, masks, rest, remaining - take, acc | sub, emit);
+    /// Chooses a count for each group from `i` on; `picks[..n]` holds the (group, count) so far.
+    fn search(
+        &self,
+        i: usize,
+        remaining: u8,
+        picks: &mut [(u8, u8); 10],
+        n: usize,
+        emit: &mut impl FnMut(CardSet),
+    ) {
+        if i == self.len {
+            return;
         }
-        sub = (sub - 1) & g;
+        // Take no card of group i, if the lower groups can still make the rest.
+        if self.below[i + 1] >= remaining {
+            self.search(i + 1, remaining, picks, n, emit);
+        }
+        let v = self.values[i];
+        for k in 1..=self.nibbles[i].count_ones() as u8 {
+            let take = v * k;
+            if take > remaining {
+                break;
+            }
+            picks[n] = (i as u8, k);
+            if take == remaining {
+                self.expand(&picks[..=n], 0, emit);
+            } else if self.below[i + 1] >= remaining - take {
+                self.search(i + 1, remaining - take, picks, n + 1, emit);
+            }
+        }
+    }
+
+    /// Emits every card set that takes `k` cards of each picked group.
+    fn expand(&self, picks: &[(u8, u8)], acc: u64, emit: &mut impl FnMut(CardSet)) {
+        let Some((&(g, k), rest)) = picks.split_first() else {
+            emit(CardSet(acc));
+            return;
+        };
+        let g = usize::from(g);
+        let (subs, len) = &SUBSETS[usize::from(self.nibbles[g])][usize::from(k)];
+        for &sub in &subs[..usize::from(*len)] {
+            self.expand(rest, acc | (u64::from(sub) << self.shifts[g]), emit);
+        }
     }
 }
 

@@ -11,6 +11,9 @@ use crate::variant::{MissingSuit, PrimeCategory, Rules};
 /// Primiera / setenta points by rank index (`A 2 3 4 5 6 7 J Q K`), S-A1 / E11.
 pub const PRIMIERA_POINTS: [u16; 10] = [16, 12, 13, 14, 15, 18, 21, 10, 10, 10];
 
+/// Rank indices in decreasing primiera points: 7, 6, A, 5, 4, 3, 2, J, Q, K.
+const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 7, 8, 9];
+
 /// What one side's pile holds, as the categories count it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SideCounts {
@@ -55,13 +58,11 @@ impl Rules {
     pub fn primiera(&self, pile: CardSet) -> Option<u16> {
         let mut total = 0;
         for suit in 0..NUM_SUITS {
-            let cards = pile & CardSet::suit(suit);
-            let best = cards
-                .iter()
-                .map(|c| PRIMIERA_POINTS[c.rank().index()])
-                .max();
+            // The best card of a suit is its first rank present in chart order.
+            let cards = (pile.0 >> suit) & 0x11_1111_1111;
+            let best = PRIMIERA_ORDER.iter().find(|&&r| cards >> (4 * r) & 1 != 0);
             match (best, self.options().primiera_missing_suit) {
-                (Some(p), _) => total += p,
+                (Some(&r), _) => total += PRIMIERA_POINTS[r],
                 (None, MissingSuit::Zero) => {}
                 (None, MissingSuit::Invalid) => return None,
             }
