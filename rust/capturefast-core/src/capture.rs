@@ -73,7 +73,7 @@ impl TableIndex {
         let t = table.0;
         let mut present = (t | t >> 1 | t >> 2 | t >> 3) & 0x11_1111_1111;
         while present != 0 {
-            let shift = 63 - present.leading_zeros();
+            let shift = present.ilog2();
             present &= !(1 << shift);
             ix.values[ix.len] = rules.rank_value((shift / 4) as u8);
             ix.nibbles[ix.len] = ((t >> shift) & 0xF) as u8;
@@ -213,7 +213,7 @@ impl Rules {
         let rest = TableIndex::new(self, set - CardSet::single(first));
         let mut found = false;
         rest.for_each_sum(15u8.saturating_sub(self.value(first)), &mut |_| {
-            found = true
+            found = true;
         });
         found
     }
