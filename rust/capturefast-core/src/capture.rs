@@ -39,8 +39,9 @@ const SUBSETS: [[([u8; 6], u8); 5]; 16] = {
 /// A table grouped by capture value, built once and reused for every card played onto it.
 ///
 /// One group per rank present (a rank has one capture value), highest rank first: its value,
-/// its cards as a nibble and the nibble's bit offset. `below[i]` is the total value of groups
-/// `i..`, which cuts any search branch that can no longer reach its target.
+/// its cards as a nibble and the nibble's bit offset. `reach[i]` has bit `s` set when some cards
+/// of groups `i..` total `s` (for `s` below 16, which covers every capture target), so the search
+/// enters only branches that lead to a capture: its work is proportional to what it emits.
 ///
 /// The search chooses how many cards of each group to take (a count vector summing to the
 /// target) and only then expands the choice into card sets, so the work per count vector is done
@@ -51,7 +52,7 @@ pub struct TableIndex {
     values: [u8; 10],
     nibbles: [u8; 10],
     shifts: [u8; 10],
-    below: [u8; 11],
+    reach: [u16; 11],
     len: usize,
 }
 
@@ -64,7 +65,7 @@ impl TableIndex {
             values: [0; 10],
             nibbles: [0; 10],
             shifts: [0; 10],
-            below: [0; 11],
+            reach: [0; 11],
             len: 0,
         };
         // Rank-major ids: the cards of rank r are the nibble at bit 4r. Visit the ranks
@@ -80,8 +81,15 @@ impl TableIndex {
             ix.shifts[ix.len] = shift as u8;
             ix.len += 1;
         }
+        ix.reach[ix.len] = 1;
         for i in (0..ix.len).rev() {
-            ix.below[i] = ix.below[i + 1] + ix.values[i] * ix.nibbles[i].count_ones() as u8;
+            let mut r = ix.reach[i + 1];
+            for k in 1..=ix.nibbles[i].count_ones() {
+                r |= ix.reach[i + 1]
+                    .checked_shl(u32::from(ix.values[i]) * k)
+                    .unwrap_or(0);
+            }
+            ix.reach[i] = r;
         }
         ix
     }
@@ -101,13 +109,19 @@ impl TableIndex {
             .iter()
             .take_while(|&&v| v > target)
             .count();
-        if self.below[start] >= target {
+        if self.reaches(start, target) {
             let mut picks = [(0u8, 0u8); 10];
             self.search(start, target, &mut picks, 0, emit);
         }
     }
 
-    /// Chooses a count for each group from `i` on; `picks[..n]` holds the (group, count) so far.
+    /// Whether some cards of groups `i..` total `sum`.
+    #[inline]
+    fn reaches(&self, i: usize, sum: u8) -> bool {
+        sum < 16 && self.reach[i] >> sum & 1 == 1
+    }
+
+    /// Chooses a count for each group from `i` on (some choice is known to reach `remaining`); `picks[..n]` holds the (group, count) so far.
     fn search(
         &self,
         i: usize,
@@ -116,11 +130,8 @@ impl TableIndex {
         n: usize,
         emit: &mut impl FnMut(CardSet),
     ) {
-        if i == self.len {
-            return;
-        }
         // Take no card of group i, if the lower groups can still make the rest.
-        if self.below[i + 1] >= remaining {
+        if self.reaches(i + 1, remaining) {
             self.search(i + 1, remaining, picks, n, emit);
         }
         let v = self.values[i];
@@ -132,7 +143,7 @@ impl TableIndex {
             picks[n] = (i as u8, k);
             if take == remaining {
                 self.expand(&picks[..=n], 0, emit);
-            } else if self.below[i + 1] >= remaining - take {
+            } else if self.reaches(i + 1, remaining - take) {
                 self.search(i + 1, remaining - take, picks, n + 1, emit);
             }
         }
