@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod action;
+pub mod bots;
 mod capture;
 mod card;
 mod cardset;
@@ -22,6 +23,7 @@ mod state;
 mod variant;
 
 pub use action::{Move, MoveKind};
+pub use bots::{Bot, BotKind, ExpertBot, GreedyBot};
 pub use capture::{Opening, TableIndex};
 pub use card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
