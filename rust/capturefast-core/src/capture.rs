@@ -82,12 +82,15 @@ impl TableIndex {
             ix.len += 1;
         }
         ix.reach[ix.len] = 1;
-        for i in (0..ix.len).rev() {
-            let mut r = ix.reach[i + 1];
-            for k in 1..=ix.nibbles[i].count_ones() {
-                r |= ix.reach[i + 1]
-                    .checked_shl(u32::from(ix.values[i]) * k)
-                    .unwrap_or(0);
+        let mut i = ix.len;
+        while i > 0 {
+            i -= 1;
+            // Sums with 0, 1, .. all cards of group i added to those of the groups after it.
+            let base = ix.reach[i + 1];
+            let (mut r, mut shifted) = (base, u32::from(base));
+            for _ in 0..ix.nibbles[i].count_ones() {
+                shifted = (shifted << ix.values[i]) & 0xFFFF;
+                r |= shifted as u16;
             }
             ix.reach[i] = r;
         }
