@@ -1,10 +1,15 @@
-"""The command line: ``python -m capturefast simulate ...``."""
+"""The command line: ``python -m capturefast simulate ...`` and ``... tournament ...``."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from capturefast.cli import main
@@ -26,6 +31,10 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# A rate with its 95% interval, as the summary prints it: `45.8% ± 3.1`.
+PCT = r"[\d.]+% ± [\d.]+"
+
+
 def stable_lines(out: str) -> list[str]:
     """The output without the timing figures."""
     return [re.sub(r" in [\d.]+ s \(.*\)$", "", line) for line in out.splitlines()]
@@ -35,10 +44,10 @@ def test_simulate_scopa_two_players() -> None:
     p = run("simulate", "--hands", "200", "--game", "scopa", "--players", "2")
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "200 random hands" in out
     assert "scopa, 2 players: 200 hands" in out
+    assert "scopa, 2 players, 200 deals, seed 0: A = random, B = random" in out
     for name in CATEGORIES["scopa"]:
-        assert re.search(rf"^\s+{name}\s+A\s+[\d.]+%\s+B\s+[\d.]+%\s+tie\s+[\d.]+%$", out, re.M)
+        assert re.search(rf"^\s+{name}\s+{PCT}\s+{PCT}\s+tie [\d.]+%$", out, re.M)
     assert "points per hand" in out
     assert "sweeps per hand" in out
     assert "escoba" not in out and "chkobba" not in out
@@ -50,7 +59,7 @@ def test_simulate_percentages_add_up() -> None:
     p = run("simulate", "--hands", "200", "--game", "chkobba", "--players", "4", "--seed", "3")
     assert p.returncode == 0, p.stderr
     rows = re.findall(
-        r"^\s+(\w+)\s+A\s+([\d.]+)%\s+B\s+([\d.]+)%\s+tie\s+([\d.]+)%$", p.stdout, re.M
+        r"^\s+(\w+)\s+([\d.]+)% ± [\d.]+\s+([\d.]+)% ± [\d.]+\s+tie ([\d.]+)%$", p.stdout, re.M
     )
     assert [r[0] for r in rows] == CATEGORIES["chkobba"]
     for _, a, b, tie in rows:
@@ -133,7 +142,214 @@ def test_help() -> None:
     p = run("--help")
     assert p.returncode == 0
     assert "simulate" in p.stdout
+    assert "tournament" in p.stdout
     p = run("simulate", "--help")
     assert p.returncode == 0
-    for opt in ("--game", "--players", "--hands", "--seed"):
+    for opt in ("--game", "--players", "--hands", "--seed", "--bots", "--matches", "--duplicate"):
         assert opt in p.stdout
+    for opt in ("--threads", "--json", "--csv", "--option", "--progress", "expert"):
+        assert opt in p.stdout
+    p = run("tournament", "--help")
+    assert p.returncode == 0
+    assert "--bots" in p.stdout and "--hands" in p.stdout
+
+
+# ----- simulate: bots, modes, output formats -----
+
+
+def test_simulate_json() -> None:
+    p = run(
+        "simulate", "--game", "scopa", "--players", "2", "--bots", "random", "random",
+        "--hands", "1000", "--json",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    runs = json.loads(p.stdout)
+    assert isinstance(runs, list) and len(runs) == 1
+    r = runs[0]
+    assert (r["game"], r["players"], r["bots"]) == ("scopa", 2, ["random", "random"])
+    assert r["requested"] == r["completed"] == 1000 and r["interrupted"] is False
+    s = r["summary"]
+    assert s["hands"] == 1000
+    assert list(s["categories"]) == CATEGORIES["scopa"]
+    lo, hi = s["points"][0]["ci"]
+    assert lo < s["points"][0]["mean"] < hi
+    assert set(s["difference"]) == {"mean", "ci", "n"}
+
+
+def test_simulate_json_every_game_is_a_list() -> None:
+    p = run("simulate", "--hands", "50", "--json", "--bots", "greedy", "random")
+    assert p.returncode == 0, p.stderr
+    runs = json.loads(p.stdout)
+    assert [(r["game"], r["players"]) for r in runs] == [(g, n) for g in CATEGORIES for n in (2, 4)]
+    assert runs[1]["bots"] == ["greedy", "random", "greedy", "random"]
+
+
+def test_simulate_csv() -> None:
+    p = run(
+        "simulate", "--game", "escoba", "--players", "0", "--hands", "300", "--csv",
+        "--duplicate", "--bots", "greedy", "random_card",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert list(rows[0]) == [
+        "game", "players", "deal", "swapped", "dealer", "points_0", "points_1",
+        "sweeps_0", "sweeps_1", *CATEGORIES["escoba"],
+    ]  # fmt: skip
+    assert len(rows) == 2 * 2 * 300
+    assert {r["players"] for r in rows} == {"2", "4"}
+    first = [r for r in rows if r["players"] == "2"]
+    assert [r["deal"] for r in first[:4]] == ["0", "0", "1", "1"]
+    assert [r["swapped"] for r in first[:2]] == ["0", "1"]
+    for r in rows:
+        assert r["game"] == "escoba"
+        won = [int(r[c]) for c in CATEGORIES["escoba"]]
+        for side in (0, 1):
+            assert int(r[f"points_{side}"]) == won.count(side) + int(r[f"sweeps_{side}"])
+
+
+def test_simulate_csv_matches() -> None:
+    p = run("simulate", "--game", "scopa", "--players", "2", "--matches", "25", "--csv")
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(rows) == 25
+    assert list(rows[0]) == [
+        "game", "players", "match", "swapped", "score_0", "score_1", "winner", "hands",
+    ]  # fmt: skip
+    for r in rows:
+        w = int(r["winner"])
+        assert int(r[f"score_{w}"]) >= 11
+
+
+def test_simulate_csv_needs_one_game() -> None:
+    p = run("simulate", "--hands", "5", "--csv")
+    assert p.returncode == 2
+    assert "--csv" in p.stderr and "--game" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_simulate_matches_text() -> None:
+    p = run(
+        "simulate", "--game", "chkobba", "--players", "4", "--matches", "30",
+        "--bots", "greedy", "random",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "30 matches" in p.stdout
+    assert "matches won" in p.stdout and "hands per match" in p.stdout
+    assert "A = greedy, B = random" in p.stdout
+
+
+def test_simulate_threads_do_not_change_the_results() -> None:
+    args = ("simulate", "--game", "scopa", "--players", "2", "--hands", "3000", "--seed", "4")
+    one = run(*args, "--threads", "1", "--json")
+    two = run(*args, "--threads", "2", "--json")
+    assert one.returncode == two.returncode == 0
+    a, b = json.loads(one.stdout)[0], json.loads(two.stdout)[0]
+    assert (a["threads"], b["threads"]) == (1, 2)
+    assert a["summary"] == b["summary"]
+
+
+def test_simulate_variant_options() -> None:
+    p = run(
+        "simulate", "--game", "scopa", "--players", "2", "--matches", "20",
+        "-o", "target=21", "--option", "last_play_sweep=counts", "--json",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)[0]
+    assert r["options"]["target"] == 21
+    assert r["options"]["last_play_sweep"] == "counts"
+    bad = run("simulate", "--game", "scopa", "-o", "target=many", "--hands", "5")
+    assert bad.returncode == 2 and "target" in bad.stderr and "Traceback" not in bad.stderr
+    bad = run("simulate", "--game", "scopa", "-o", "nonsense", "--hands", "5")
+    assert bad.returncode == 2 and "NAME=VALUE" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--bots", "nobot"], ["unknown bot", "nobot"]),
+        (["--bots", "random", "random", "random"], ["2 bots", "got: 3"]),
+        (["--hands", "5", "--matches", "5"], ["--matches", "--hands"]),
+        (["--threads", "-1"], ["--threads", "-1"]),
+        (["--json", "--csv"], ["--csv", "--json"]),
+    ],
+)
+def test_simulate_bad_bot_arguments(args: list[str], words: list[str]) -> None:
+    p = run("simulate", "--game", "scopa", "--players", "2", *args)
+    assert p.returncode == 2
+    assert "usage:" in p.stderr and "Traceback" not in p.stderr
+    for w in words:
+        assert w in p.stderr
+
+
+def test_simulate_progress_bar() -> None:
+    p = run("simulate", "--game", "scopa", "--players", "2", "--hands", "500", "--progress")
+    assert p.returncode == 0, p.stderr
+    assert "500/500 deals" in p.stderr
+    quiet = run("simulate", "--game", "scopa", "--players", "2", "--hands", "500")
+    assert quiet.stderr == ""
+
+
+def test_simulate_ctrl_c_prints_what_finished() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "capturefast", "simulate", "--game", "scopa", "--players", "2",
+         "--hands", "1000000000", "--bots", "greedy", "random", "--progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    seen = ""
+    deadline = time.monotonic() + 60
+    while "deals (" not in seen and time.monotonic() < deadline:
+        seen += proc.stderr.read(1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    m = re.search(r"interrupted: ([\d,]+) of 1,000,000,000 finished", out)
+    assert m, out
+    assert "points per hand" in out
+    assert "A = greedy, B = random" in out
+    assert "Traceback" not in err
+    assert "interrupted" in err
+
+
+# ----- tournament -----
+
+
+def test_tournament_prints_a_ranking() -> None:
+    p = run("tournament", "--bots", "random", "random_card", "--hands", "500")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "tournament: scopa, 2 players, 500 duplicate deals per pair" in out
+    assert "ranking" in out
+    ranks = re.findall(r"^\s+(\d)\. (\w+)\s+([+-][\d.]+) ± [\d.]+$", out, re.M)
+    assert [r[0] for r in ranks] == ["1", "2"]
+    assert {r[1] for r in ranks} == {"random", "random_card"}
+    assert float(ranks[0][2]) == -float(ranks[1][2])
+
+
+def test_tournament_json_and_csv() -> None:
+    args = ("tournament", "--game", "escoba", "--players", "4", "--hands", "100")
+    p = run(*args, "--bots", "greedy", "random", "random_card", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["bots"] == ["greedy", "random", "random_card"]
+    assert len(d["pairs"]) == 3
+    assert d["ranking"][0]["name"] == "greedy"
+    p = run(*args, "--bots", "greedy", "random", "--csv")
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(rows) == 1
+    assert (rows[0]["a"], rows[0]["b"], rows[0]["deals"]) == ("greedy", "random", "100")
+    assert float(rows[0]["ci_low"]) < float(rows[0]["mean"]) < float(rows[0]["ci_high"])
+
+
+def test_tournament_bad_arguments() -> None:
+    p = run("tournament", "--bots", "random")
+    assert p.returncode == 2 and "at least 2 bots" in p.stderr
+    p = run("tournament", "--bots", "random", "nope")
+    assert p.returncode == 2 and "nope" in p.stderr
+    p = run("tournament", "--hands", "10")
+    assert p.returncode == 2 and "--bots" in p.stderr
+    for proc in (p,):
+        assert "Traceback" not in proc.stderr

@@ -5,6 +5,8 @@
     >>> state = cf.State.new(rules, seed=7)
     >>> move = state.legal_moves()[0]
     >>> state = state.play(move)
+    >>> result = cf.simulate(rules, hands=10_000, bots=("greedy", "random"), duplicate=True)
+    >>> print(result)
 
 Cards are written rank then suit (`7D`); ranks `A 2 3 4 5 6 7 J Q K`, suits `C D H S` with
 diamonds the coin suit. Seats are numbered in the order of play; side = seat % 2.
@@ -20,6 +22,7 @@ from capturefast._core import (
     State,
     View,
     __version__,
+    bot_names,
     random_hands,
 )
 from capturefast.errors import (
@@ -31,21 +34,32 @@ from capturefast.errors import (
     VariantError,
 )
 from capturefast.report import HandReport
+from capturefast.sim import Estimate, ProgressBar, SimulationResult, Summary, simulate
+from capturefast.tournament import Standing, TournamentResult, tournament
 
 __all__ = [
     "CaptureFastError",
     "Card",
     "DecodeError",
+    "Estimate",
     "HandReport",
     "IllegalMoveError",
     "InvalidCardError",
     "Move",
     "Opening",
     "PositionError",
+    "ProgressBar",
     "Rules",
+    "SimulationResult",
+    "Standing",
     "State",
+    "Summary",
+    "TournamentResult",
     "VariantError",
     "View",
     "__version__",
+    "bot_names",
     "random_hands",
+    "simulate",
+    "tournament",
 ]

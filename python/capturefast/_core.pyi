@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, SupportsIndex, final
 
 from capturefast.report import HandReport
@@ -15,7 +15,10 @@ __all__ = [
     "State",
     "View",
     "__version__",
+    "bot_names",
     "random_hands",
+    "sim_seeds",
+    "simulate_arrays",
 ]
 
 __version__: str
@@ -228,3 +231,16 @@ class View:
     def __hash__(self) -> int: ...
 
 def random_hands(rules: Rules, hands: int, seed: int = 0) -> dict[str, Any]: ...
+def bot_names() -> list[str]: ...
+def sim_seeds(seed: int, item: int, players: int) -> tuple[int, list[int]]: ...
+def simulate_arrays(
+    rules: Rules,
+    bots: Sequence[Any],
+    items: int,
+    *,
+    matches: bool = False,
+    duplicate: bool = False,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> dict[str, Any]: ...

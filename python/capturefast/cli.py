@@ -1,21 +1,38 @@
-"""The `capturefast` command line."""
+"""The `capturefast` command line: batch simulations and bot tournaments.
+
+    capturefast simulate --game scopa --players 2 --bots greedy random --hands 100000
+    capturefast simulate --bots expert greedy --matches 1000 --duplicate --json
+    capturefast tournament --bots random random_card greedy --hands 5000
+
+Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
+``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
+the exit status is 130.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-import time
 from collections.abc import Callable, Sequence
+from typing import IO, Any
 
-from capturefast._core import Rules, random_hands
+import numpy as np
+
+from capturefast._core import Rules, bot_names
+from capturefast.errors import CaptureFastError
+from capturefast.sim import SimulationResult, simulate
+from capturefast.tournament import tournament
 
 __all__ = ["main"]
 
 GAMES = ("scopa", "escoba", "chkobba")
-
+EXIT_INTERRUPTED = 130
 
 _MAX_SEED = 2**64 - 1
 _MAX_HANDS = 10**10
+_DEFAULT_HANDS = 5000
 
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
@@ -33,41 +50,214 @@ def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
-def _simulate(args: argparse.Namespace) -> int:
+def _option(text: str) -> tuple[str, str | int | bool]:
+    """An argparse type: ``NAME=VALUE``; the value read as a bool, an int, or a string."""
+    name, eq, raw = text.partition("=")
+    if not eq or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got: {text}")
+    value: str | int | bool
+    if raw.lower() in ("true", "false"):
+        value = raw.lower() == "true"
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = raw
+    return name.strip().replace("-", "_"), value
+
+
+def _rules(game: str, players: int, options: list[tuple[str, str | int | bool]]) -> Rules:
+    return Rules(game, players=players, **dict(options))
+
+
+def _threads(n: int) -> int | None:
+    return None if n == 0 else n
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    return args.progress if args.progress is not None else sys.stderr.isatty()
+
+
+def _write_csv(out: IO[str], results: list[SimulationResult], level: str) -> None:
+    """One table: a row per hand (or match) of every run, with its game and player count."""
+    header_done = False
+    for r in results:
+        cols = r.columns(level)
+        if not header_done:
+            out.write(",".join(["game", "players", *cols]) + "\n")
+            header_done = True
+        if not len(next(iter(cols.values()))):
+            continue
+        table = np.column_stack([c.astype(np.int64) for c in cols.values()])
+        fmt = f"{r.rules.game},{r.rules.players}," + ",".join(["%d"] * table.shape[1])
+        np.savetxt(out, table, fmt=fmt)
+
+
+def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     games = GAMES if args.game == "all" else (args.game,)
     players = (2, 4) if args.players == 0 else (args.players,)
-    print(f"capturefast: {args.hands} random hands per game (uniform random legal moves)")
+    if args.csv and len(games) > 1:
+        p.error("--csv writes one table, and the games' categories differ: choose one --game")
+    matches = args.matches is not None
+    count = args.matches if matches else (args.hands or _DEFAULT_HANDS)
+    text = not (args.json or args.csv)
+    results: list[SimulationResult] = []
     for game in games:
         for n in players:
-            rules = Rules(game, players=n)
-            t0 = time.perf_counter()
-            t = random_hands(rules, args.hands, seed=args.seed)
-            dt = time.perf_counter() - t0
-            hands = t["hands"]
-            pts = t["points"]
-            print(f"\n{game}, {n} players: {hands} hands in {dt:.3f} s ({hands / dt:,.0f} hands/s)")
-            print(f"  points per hand    A {pts[0] / hands:.3f}   B {pts[1] / hands:.3f}")
-            sw = t["sweeps"]
-            print(f"  sweeps per hand    A {sw[0] / hands:.3f}   B {sw[1] / hands:.3f}")
-            for cat, (a, b) in t["awards"].items():
-                tie = t["ties"][cat]
-                print(
-                    f"  {cat:<18} A {a / hands:6.1%}   B {b / hands:6.1%}   tie {tie / hands:6.1%}"
+            try:
+                r = simulate(
+                    _rules(game, n, args.option),
+                    None if matches else count,
+                    matches=count if matches else None,
+                    bots=args.bots[0] if len(args.bots) == 1 else args.bots,
+                    duplicate=args.duplicate,
+                    seed=args.seed,
+                    threads=_threads(args.threads),
+                    progress=_progress(args),
                 )
+            except CaptureFastError as e:
+                p.error(str(e))
+            results.append(r)
+            if text:
+                unit = "hands"
+                rate = r.num_hands / r.seconds if r.seconds > 0 else float("inf")
+                print(
+                    f"\n{game}, {n} players: {r.num_hands} {unit} in {r.seconds:.3f} s "
+                    f"({rate:,.0f} hands/s, {r.threads} threads)"
+                )
+                print(r)
+            if r.interrupted:
+                break
+        if results and results[-1].interrupted:
+            break
+    if args.json:
+        json.dump([r.to_dict() for r in results], sys.stdout, indent=2)
+        print()
+    elif args.csv:
+        _write_csv(sys.stdout, results, "matches" if matches else "hands")
+    if results and results[-1].interrupted:
+        print("capturefast: interrupted; printed what finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
+
+
+def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        t = tournament(
+            _rules(args.game, args.players, args.option),
+            args.bots,
+            args.hands,
+            seed=args.seed,
+            threads=_threads(args.threads),
+            progress=_progress(args),
+        )
+    except CaptureFastError as e:
+        p.error(str(e))
+    if args.json:
+        json.dump(t.to_dict(), sys.stdout, indent=2)
+        print()
+    elif args.csv:
+        print("a,b,deals,mean,ci_low,ci_high")
+        for pair in t.to_dict()["pairs"]:
+            d: dict[str, Any] = pair["difference"]
+            lo, hi = ("" if v is None else repr(v) for v in d["ci"])
+            print(f"{pair['a']},{pair['b']},{pair['deals']},{d['mean']!r},{lo},{hi}")
+    else:
+        print(t)
+        print(f"({t.seconds:.2f} s)")
+    if t.interrupted:
+        print("capturefast: interrupted; printed what finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
+    """Options shared by the subcommands."""
+    names = ", ".join(bot_names())
+    if game_all:
+        s.add_argument("--game", choices=(*GAMES, "all"), default="all")
+        s.add_argument("--players", type=int, choices=(0, 2, 4), default=0, help="0 = both")
+    else:
+        s.add_argument("--game", choices=GAMES, default="scopa")
+        s.add_argument("--players", type=int, choices=(2, 4), default=2)
+    s.add_argument(
+        "-o",
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variant option in the spec's words, e.g. -o target=21 (repeatable)",
+    )
+    s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0)
+    s.add_argument(
+        "--threads", type=_int_in(0, 1024), default=0, help="worker threads; 0 = every core"
+    )
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the results as JSON")
+    out.add_argument("--csv", action="store_true", help="print the results as CSV")
+    s.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    s.epilog = f"bots: {names}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    p = argparse.ArgumentParser(prog="capturefast", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="capturefast",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("simulate", help="play random hands and print a summary per category")
-    s.add_argument("--game", choices=(*GAMES, "all"), default="all")
-    s.add_argument("--players", type=int, choices=(0, 2, 4), default=0, help="0 = both")
-    s.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=5000)
-    s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0)
+    s = sub.add_parser(
+        "simulate",
+        help="play hands or matches with bots and print a summary per category",
+        description="Play hands (or matches) with bots; print means with 95%% confidence "
+        "intervals. --json prints the summaries, --csv one row per hand (or match).",
+    )
+    _common(s, game_all=True)
+    s.add_argument(
+        "--bots",
+        nargs="+",
+        default=["random"],
+        metavar="BOT",
+        help="one bot for every seat, one per side, or one per seat (default: random)",
+    )
+    count = s.add_mutually_exclusive_group()
+    count.add_argument(
+        "--hands", type=_int_in(1, _MAX_HANDS), help=f"deals to play (default {_DEFAULT_HANDS})"
+    )
+    count.add_argument("--matches", type=_int_in(1, _MAX_HANDS), help="matches to play instead")
+    s.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play every deal twice, the bots swapping sides",
+    )
+    t = sub.add_parser(
+        "tournament",
+        help="round robin of bots on duplicate deals, with a ranking",
+        description="Every pair of bots plays the same duplicate deals; prints the table of "
+        "point differences per hand with 95%% confidence intervals and a ranking.",
+    )
+    _common(t, game_all=False)
+    t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
+    t.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair")
     args = p.parse_args(argv)
-    return _simulate(args)
+    try:
+        if args.command == "simulate":
+            return _simulate(s, args)
+        return _tournament(t, args)
+    except KeyboardInterrupt:
+        print("\ncapturefast: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) has gone: stop quietly, as Unix tools do.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter closes it at exit
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,37 @@
-//! Simulation of independent random hands: the main job's workload and the benchmarks'.
+//! Batch simulation: many independent hands or whole matches played by bots, on every core, with
+//! results written by index so that a seed gives the same results whatever the thread count.
 //!
-//! Hand `i` of a run seeded with `seed` is dealt and played from `Rng::derive(seed, i)`, so a
-//! hand's result does not depend on how a run is split.
+//! # Seeds
+//! Item `i` of a run seeded with `seed` (a deal in [`Mode::Hands`], a match in
+//! [`Mode::Matches`]) is dealt by `State::new(rules, deal_seed(seed, i))`, and the bot in seat
+//! `s` is built with [`bot_seed`]`(deal, s)`. A match deals its later hands from the same state's
+//! generator, so they too depend only on `(seed, i)`.
+//!
+//! # Duplicate play
+//! With `duplicate`, item `i` is played twice on the identical deal (same deck order, same
+//! dealer): first with the bots as given, then with the bots of the two sides swapped (seat `s`
+//! gets the bot of seat `s ^ 1`). Each seat keeps its bot seed, so two copies of a random bot
+//! replay the first game exactly; any difference between the two games comes from the bots.
+//! Rows `2i` and `2i + 1` hold the two games.
+//!
+//! # Threads, progress, stopping
+//! Items are cut into chunks that worker threads take in order from a shared queue; a chunk's
+//! rows are a disjoint slice of the preallocated result columns. [`Control`] counts finished
+//! items and carries a stop flag, checked between items: when it is set, the items finished so
+//! far form a prefix `0..completed` of the run, and the result is truncated to it.
+//!
+//! [`random_hands`] and [`Totals`] are the original uniform-random loop (the main job's first
+//! workload, kept for the benchmarks that pin it against the Python reference).
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::action::Move;
+use crate::bots::{Bot, BotKind};
+use crate::error::Error;
 use crate::rng::Rng;
 use crate::score::HandScore;
 use crate::state::State;
@@ -68,4 +96,914 @@ pub fn random_hands(rules: &Rules, hands: u64, seed: u64) -> Totals {
         totals.add(&play_out_random(rules, &mut state, &mut rng, &mut moves));
     }
     totals
+}
+
+// ----- seeds -----
+
+/// Salt of the bot seeds (see [`bot_seed`]).
+pub const BOT_SALT: u64 = 0xB075_EED5_B075_EED5;
+
+/// The seed of `State::new` for item `item` of a run seeded with `seed`.
+pub fn deal_seed(seed: u64, item: u64) -> u64 {
+    Rng::derive(seed, item)
+}
+
+/// The seed of the bot in `seat` for the item dealt from `deal` (the same in both games of a
+/// duplicate pair).
+pub fn bot_seed(deal: u64, seat: u8) -> u64 {
+    Rng::derive(deal ^ BOT_SALT, u64::from(seat))
+}
+
+// ----- players and plans -----
+
+type MakeBot = dyn Fn(u64) -> Box<dyn Bot> + Send + Sync;
+
+/// Who sits in a seat: a name and a way to build a fresh bot from a seed, once per hand
+/// ([`Mode::Hands`]) or once per match ([`Mode::Matches`]).
+#[derive(Clone)]
+pub struct Player {
+    name: String,
+    make: Arc<MakeBot>,
+}
+
+impl Player {
+    /// A built-in bot.
+    pub fn builtin(kind: BotKind) -> Player {
+        Player {
+            name: kind.name().to_string(),
+            make: Arc::new(move |seed| kind.build(seed)),
+        }
+    }
+
+    /// Any bot, built by `make` from a seed.
+    pub fn custom(
+        name: impl Into<String>,
+        make: impl Fn(u64) -> Box<dyn Bot> + Send + Sync + 'static,
+    ) -> Player {
+        Player {
+            name: name.into(),
+            make: Arc::new(make),
+        }
+    }
+
+    /// The player's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A fresh bot drawing from `seed`.
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        (self.make)(seed)
+    }
+}
+
+impl fmt::Debug for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Player").field(&self.name).finish()
+    }
+}
+
+/// What one item of a run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// One hand from a fresh deal.
+    Hands,
+    /// A whole match, hand after hand until a side reaches the target.
+    Matches,
+}
+
+/// A simulation run: who plays, what an item is, how many, and from which seed.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    players: Vec<Player>,
+    mode: Mode,
+    items: u64,
+    seed: u64,
+    duplicate: bool,
+}
+
+/// The most items a run may have (far beyond what memory holds; keeps row counts exact).
+pub const MAX_ITEMS: u64 = 1 << 40;
+
+impl Plan {
+    /// A run of `items` deals or matches under `rules` with one player per seat.
+    pub fn new(
+        rules: &Rules,
+        players: Vec<Player>,
+        mode: Mode,
+        items: u64,
+        seed: u64,
+        duplicate: bool,
+    ) -> Result<Plan, Error> {
+        let n = usize::from(rules.num_players());
+        if players.len() != n {
+            return Err(Error::Variant(format!(
+                "{n} players need {n} bots, one per seat, got: {}",
+                players.len()
+            )));
+        }
+        if !(1..=MAX_ITEMS).contains(&items) {
+            let what = match mode {
+                Mode::Hands => "hands",
+                Mode::Matches => "matches",
+            };
+            return Err(Error::Variant(format!(
+                "{what} must be from 1 to {MAX_ITEMS}, got: {items}"
+            )));
+        }
+        Ok(Plan {
+            players,
+            mode,
+            items,
+            seed,
+            duplicate,
+        })
+    }
+
+    /// The players, one per seat.
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+    /// Hands or matches.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    /// Deals (hands mode) or matches requested.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// Whether every item is played twice with the sides' bots swapped.
+    pub fn duplicate(&self) -> bool {
+        self.duplicate
+    }
+    /// Games per item: 2 in duplicate mode, else 1.
+    pub fn games_per_item(&self) -> usize {
+        if self.duplicate { 2 } else { 1 }
+    }
+
+    /// The player of `seat` in game `game` (0, or 1 for the swapped replay) of an item.
+    fn player(&self, game: usize, seat: usize) -> &Player {
+        &self.players[if game == 1 { seat ^ 1 } else { seat }]
+    }
+}
+
+// ----- results -----
+
+/// Per-hand results, column by column; 2-D columns are row-major and flattened.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandColumns {
+    /// Points per side: `points[2 * row + side]`.
+    pub points: Vec<i16>,
+    /// Category awards in [`Rules::category_names`] order: `awards[4 * row + category]` is the
+    /// side that won it, or -1 for a tie.
+    pub awards: Vec<i8>,
+    /// Sweeps per side: `sweeps[2 * row + side]`.
+    pub sweeps: Vec<i8>,
+    /// The dealer's seat: `dealer[row]`.
+    pub dealer: Vec<i8>,
+}
+
+/// Per-match results ([`Mode::Matches`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchColumns {
+    /// Final scores per side: `scores[2 * row + side]`.
+    pub scores: Vec<i32>,
+    /// The winning side.
+    pub winner: Vec<i8>,
+    /// Hands played in the match.
+    pub hands: Vec<i32>,
+}
+
+/// What a run produced. After a stop, only the first `completed` items are kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Items (deals or matches) finished: a prefix of the run.
+    pub completed: u64,
+    /// One row per hand played, in item order (both games of a duplicate item, in order; every
+    /// hand of a match, in order).
+    pub hands: HandColumns,
+    /// One row per match played (empty in hands mode).
+    pub matches: MatchColumns,
+}
+
+fn award(a: Option<u8>) -> i8 {
+    a.map_or(-1, |s| s as i8)
+}
+
+/// A column of `len` zeros, or an error instead of an abort when memory runs out.
+fn zeros<T: Clone + Default>(len: usize) -> Result<Vec<T>, Error> {
+    // `vec![0; len]` gets zeroed pages from the allocator (calloc), which the system maps only
+    // when a row is written, so a run holds no more memory than the rows it has filled. But it
+    // aborts the process when the allocation fails: probe with a fallible reservation first
+    // (an untouched reservation costs no memory).
+    let mut probe: Vec<T> = Vec::new();
+    probe.try_reserve_exact(len).map_err(|_| {
+        Error::Variant(format!(
+            "not enough memory for the result arrays; rows: {len}"
+        ))
+    })?;
+    drop(probe);
+    Ok(vec![T::default(); len])
+}
+
+impl HandColumns {
+    fn zeroed(rows: usize) -> Result<HandColumns, Error> {
+        Ok(HandColumns {
+            points: zeros(2 * rows)?,
+            awards: zeros(4 * rows)?,
+            sweeps: zeros(2 * rows)?,
+            dealer: zeros(rows)?,
+        })
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.dealer.len()
+    }
+
+    /// Whether no row is held.
+    pub fn is_empty(&self) -> bool {
+        self.dealer.is_empty()
+    }
+
+    fn push(&mut self, s: &HandScore, dealer: u8) {
+        self.points.extend(s.points.map(|p| p as i16));
+        self.awards.extend(s.awards.map(award));
+        self.sweeps.extend(s.sweeps.map(|x| x as i8));
+        self.dealer.push(dealer as i8);
+    }
+
+    fn truncate(&mut self, rows: usize) {
+        self.points.truncate(2 * rows);
+        self.awards.truncate(4 * rows);
+        self.sweeps.truncate(2 * rows);
+        self.dealer.truncate(rows);
+    }
+
+    fn append(&mut self, other: &HandColumns) {
+        self.points.extend_from_slice(&other.points);
+        self.awards.extend_from_slice(&other.awards);
+        self.sweeps.extend_from_slice(&other.sweeps);
+        self.dealer.extend_from_slice(&other.dealer);
+    }
+
+    fn slots(&mut self) -> HandSlots<'_> {
+        HandSlots {
+            points: &mut self.points,
+            awards: &mut self.awards,
+            sweeps: &mut self.sweeps,
+            dealer: &mut self.dealer,
+        }
+    }
+}
+
+impl MatchColumns {
+    fn zeroed(rows: usize) -> Result<MatchColumns, Error> {
+        Ok(MatchColumns {
+            scores: zeros(2 * rows)?,
+            winner: zeros(rows)?,
+            hands: zeros(rows)?,
+        })
+    }
+
+    fn truncate(&mut self, rows: usize) {
+        self.scores.truncate(2 * rows);
+        self.winner.truncate(rows);
+        self.hands.truncate(rows);
+    }
+
+    fn slots(&mut self) -> MatchSlots<'_> {
+        MatchSlots {
+            scores: &mut self.scores,
+            winner: &mut self.winner,
+            hands: &mut self.hands,
+        }
+    }
+}
+
+/// Splits the first `n` elements off `s` (`<[T]>::split_off_mut` needs Rust 1.87).
+#[allow(clippy::mut_mut)] // the slice is shortened in place: a `&mut` to a `&mut [T]`
+fn take_front<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (front, back) = std::mem::take(s).split_at_mut(n);
+    *s = back;
+    front
+}
+
+/// A block of rows of [`HandColumns`], owned by one chunk.
+struct HandSlots<'a> {
+    points: &'a mut [i16],
+    awards: &'a mut [i8],
+    sweeps: &'a mut [i8],
+    dealer: &'a mut [i8],
+}
+
+impl<'a> HandSlots<'a> {
+    fn split_front(&mut self, rows: usize) -> HandSlots<'a> {
+        HandSlots {
+            points: take_front(&mut self.points, 2 * rows),
+            awards: take_front(&mut self.awards, 4 * rows),
+            sweeps: take_front(&mut self.sweeps, 2 * rows),
+            dealer: take_front(&mut self.dealer, rows),
+        }
+    }
+
+    fn set(&mut self, row: usize, s: &HandScore, dealer: u8) {
+        self.points[2 * row..2 * row + 2].copy_from_slice(&s.points.map(|p| p as i16));
+        self.awards[4 * row..4 * row + 4].copy_from_slice(&s.awards.map(award));
+        self.sweeps[2 * row..2 * row + 2].copy_from_slice(&s.sweeps.map(|x| x as i8));
+        self.dealer[row] = dealer as i8;
+    }
+}
+
+/// A block of rows of [`MatchColumns`], owned by one chunk.
+struct MatchSlots<'a> {
+    scores: &'a mut [i32],
+    winner: &'a mut [i8],
+    hands: &'a mut [i32],
+}
+
+impl<'a> MatchSlots<'a> {
+    fn split_front(&mut self, rows: usize) -> MatchSlots<'a> {
+        MatchSlots {
+            scores: take_front(&mut self.scores, 2 * rows),
+            winner: take_front(&mut self.winner, rows),
+            hands: take_front(&mut self.hands, rows),
+        }
+    }
+
+    fn set(&mut self, row: usize, state: &State) {
+        let scores = state.scores();
+        self.scores[2 * row] = scores[0] as i32;
+        self.scores[2 * row + 1] = scores[1] as i32;
+        self.winner[row] = state.winner().map_or(-1, |w| w as i8);
+        self.hands[row] = state.hand_number() as i32 + 1;
+    }
+}
+
+// ----- control -----
+
+/// Progress and cancellation of a run, shared between the caller and the workers.
+#[derive(Debug, Default)]
+pub struct Control {
+    done: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl Control {
+    /// A fresh control: nothing done, not stopped.
+    pub fn new() -> Control {
+        Control::default()
+    }
+    /// Asks the run to stop after the items in progress.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    /// Whether a stop was asked.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// Items finished so far (a progress figure: items finished after a stop are counted, then
+    /// dropped from the result).
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+}
+
+/// How often the caller's `poll` runs while a run is in progress.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+// ----- the run -----
+
+/// Items of a chunk, with the result rows they own.
+struct Job<'a> {
+    index: usize,
+    items: Range<u64>,
+    hands: HandSlots<'a>,
+    matches: MatchSlots<'a>,
+}
+
+/// A finished chunk: how many of its items were completed (a prefix of it) and, in matches
+/// mode, their hand rows.
+struct Done {
+    index: usize,
+    completed: u64,
+    rows: HandColumns,
+}
+
+/// Hands out chunks in item order.
+struct Queue<'a> {
+    next: u64,
+    end: u64,
+    chunk: u64,
+    index: usize,
+    hand_rows_per_item: usize,
+    match_rows_per_item: usize,
+    hands: HandSlots<'a>,
+    matches: MatchSlots<'a>,
+}
+
+impl<'a> Queue<'a> {
+    fn take(&mut self) -> Option<Job<'a>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let items = self.next..(self.next + self.chunk).min(self.end);
+        let n = (items.end - items.start) as usize;
+        self.next = items.end;
+        self.index += 1;
+        Some(Job {
+            index: self.index - 1,
+            items,
+            hands: self.hands.split_front(n * self.hand_rows_per_item),
+            matches: self.matches.split_front(n * self.match_rows_per_item),
+        })
+    }
+}
+
+/// A worker's reusable buffers: no allocation per hand beyond the bots themselves.
+struct Scratch {
+    moves: Vec<Move>,
+    bots: Vec<Box<dyn Bot>>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            moves: Vec::with_capacity(64),
+            bots: Vec::with_capacity(4),
+        }
+    }
+}
+
+/// Plays the current hand to its end with the seats' bots.
+fn play_hand(
+    rules: &Rules,
+    state: &mut State,
+    bots: &mut [Box<dyn Bot>],
+    moves: &mut Vec<Move>,
+) -> HandScore {
+    while let Some(seat) = state.to_move() {
+        state.legal_moves(rules, moves);
+        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), moves);
+        // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug.
+        assert!(
+            moves.contains(&mv),
+            "the bot in seat {seat} chose a move that is not legal: {mv}"
+        );
+        state.apply_unchecked(rules, mv);
+    }
+    state.hand_score(rules).expect("the hand is over")
+}
+
+/// Plays one game of an item (one hand, or a whole match), passing each hand's score and
+/// dealer to `record`, and returns the final state.
+fn play_game(
+    rules: &Rules,
+    plan: &Plan,
+    deal: u64,
+    game: usize,
+    scratch: &mut Scratch,
+    record: &mut dyn FnMut(&HandScore, u8),
+) -> State {
+    scratch.bots.clear();
+    for seat in 0..rules.num_players() {
+        let bot = plan
+            .player(game, usize::from(seat))
+            .build(bot_seed(deal, seat));
+        scratch.bots.push(bot);
+    }
+    let mut state = State::new(rules, deal);
+    loop {
+        let s = play_hand(rules, &mut state, &mut scratch.bots, &mut scratch.moves);
+        record(&s, state.dealer());
+        if plan.mode == Mode::Hands || state.match_over() {
+            return state;
+        }
+        state
+            .next_hand(rules)
+            .expect("the hand is over and the match is not");
+    }
+}
+
+/// Runs a chunk's items in order until it ends or a stop is asked; `tick` runs after each item.
+fn run_job(
+    rules: &Rules,
+    plan: &Plan,
+    mut job: Job<'_>,
+    control: &Control,
+    scratch: &mut Scratch,
+    tick: &mut dyn FnMut(),
+) -> Done {
+    let games = plan.games_per_item();
+    let mut rows = HandColumns::default();
+    let mut completed = 0u64;
+    let mut unreported = 0u64;
+    for item in job.items.clone() {
+        if control.is_stopped() {
+            break;
+        }
+        let k = (item - job.items.start) as usize;
+        let before = rows.len();
+        let deal = deal_seed(plan.seed, item);
+        for game in 0..games {
+            let row = k * games + game;
+            match plan.mode {
+                Mode::Hands => {
+                    let slots = &mut job.hands;
+                    play_game(rules, plan, deal, game, scratch, &mut |s, d| {
+                        slots.set(row, s, d);
+                    });
+                }
+                Mode::Matches => {
+                    let state = play_game(rules, plan, deal, game, scratch, &mut |s, d| {
+                        rows.push(s, d);
+                    });
+                    job.matches.set(row, &state);
+                }
+            }
+        }
+        if control.is_stopped() {
+            // Stopped during the item: it may be cut short (a bot's error), so it is dropped.
+            rows.truncate(before);
+            break;
+        }
+        completed += 1;
+        unreported += 1;
+        if unreported == 8 {
+            control.done.fetch_add(unreported, Ordering::Relaxed);
+            unreported = 0;
+        }
+        tick();
+    }
+    control.done.fetch_add(unreported, Ordering::Relaxed);
+    Done {
+        index: job.index,
+        completed,
+        rows,
+    }
+}
+
+/// Wakes the polling thread when a worker exits; a worker that panics (a bot's bug) also stops
+/// the others, so that the panic reaches the caller without waiting for the rest of the run.
+struct ExitSignal<'a> {
+    running: &'a AtomicUsize,
+    caller: &'a std::thread::Thread,
+    control: &'a Control,
+}
+
+impl Drop for ExitSignal<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.control.stop();
+        }
+        self.running.fetch_sub(1, Ordering::Release);
+        self.caller.unpark();
+    }
+}
+
+/// The number of worker threads for `threads` (0: one per core).
+pub fn resolve_threads(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        threads
+    }
+}
+
+/// Plays `plan` on `threads` threads (0: one per core; 1: on the calling thread) and returns
+/// the results of the items completed.
+///
+/// `poll` runs on the calling thread about every [`POLL_INTERVAL`] while the run is in progress
+/// (between items when `threads` is 1): it may report progress and call [`Control::stop`]. The
+/// results do not depend on `threads`.
+pub fn run(
+    rules: &Rules,
+    plan: &Plan,
+    threads: usize,
+    control: &Control,
+    poll: &mut dyn FnMut(&Control),
+) -> Result<Outcome, Error> {
+    let games = plan.games_per_item();
+    let rows = usize::try_from(plan.items)
+        .ok()
+        .and_then(|i| i.checked_mul(games))
+        .ok_or_else(|| Error::Variant(format!("too many items: {}", plan.items)))?;
+    let (mut hands, mut matches) = match plan.mode {
+        Mode::Hands => (HandColumns::zeroed(rows)?, MatchColumns::default()),
+        Mode::Matches => (HandColumns::default(), MatchColumns::zeroed(rows)?),
+    };
+    let threads = resolve_threads(threads);
+    // Chunks small enough to balance the threads and report progress, large enough that the
+    // queue's lock is rare.
+    let chunk = (plan.items / (threads as u64 * 16)).clamp(1, 256);
+    let chunks = plan.items.div_ceil(chunk);
+    let threads = threads.min(usize::try_from(chunks).unwrap_or(usize::MAX));
+    let mut queue = Queue {
+        next: 0,
+        end: plan.items,
+        chunk,
+        index: 0,
+        hand_rows_per_item: if plan.mode == Mode::Hands { games } else { 0 },
+        match_rows_per_item: if plan.mode == Mode::Matches { games } else { 0 },
+        hands: hands.slots(),
+        matches: matches.slots(),
+    };
+    let mut dones = if threads <= 1 {
+        let mut scratch = Scratch::new();
+        let mut last = Instant::now();
+        let mut tick = || {
+            if last.elapsed() >= POLL_INTERVAL {
+                poll(control);
+                last = Instant::now();
+            }
+        };
+        let mut dones = Vec::new();
+        while let Some(job) = queue.take() {
+            dones.push(run_job(rules, plan, job, control, &mut scratch, &mut tick));
+        }
+        dones
+    } else {
+        run_threads(rules, plan, threads, queue, control, poll)
+    };
+    dones.sort_unstable_by_key(|d| d.index);
+    // The completed items: whole chunks in order, up to the first one cut short or missing.
+    let mut completed = 0u64;
+    let mut stitched = HandColumns::default();
+    for (i, d) in dones.iter().enumerate() {
+        if d.index != i {
+            break;
+        }
+        completed += d.completed;
+        stitched.append(&d.rows);
+        let len = chunk.min(plan.items - i as u64 * chunk);
+        if d.completed < len {
+            break;
+        }
+    }
+    let kept = completed as usize * games;
+    match plan.mode {
+        Mode::Hands => {
+            hands.truncate(kept);
+        }
+        Mode::Matches => {
+            matches.truncate(kept);
+            hands = stitched;
+        }
+    }
+    if completed < plan.items {
+        hands.points.shrink_to_fit();
+        hands.awards.shrink_to_fit();
+        hands.sweeps.shrink_to_fit();
+        hands.dealer.shrink_to_fit();
+    }
+    Ok(Outcome {
+        completed,
+        hands,
+        matches,
+    })
+}
+
+fn run_threads(
+    rules: &Rules,
+    plan: &Plan,
+    threads: usize,
+    queue: Queue<'_>,
+    control: &Control,
+    poll: &mut dyn FnMut(&Control),
+) -> Vec<Done> {
+    let queue = Mutex::new(queue);
+    let running = AtomicUsize::new(threads);
+    let caller = std::thread::current();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let _exit = ExitSignal {
+                        running: &running,
+                        caller: &caller,
+                        control,
+                    };
+                    let mut scratch = Scratch::new();
+                    let mut dones = Vec::new();
+                    loop {
+                        let job = queue.lock().unwrap_or_else(PoisonError::into_inner).take();
+                        let Some(job) = job else { break };
+                        dones.push(run_job(rules, plan, job, control, &mut scratch, &mut || {}));
+                    }
+                    dones
+                })
+            })
+            .collect();
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::park_timeout(POLL_INTERVAL);
+            poll(control);
+        }
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::View;
+    use crate::variant::Game;
+
+    fn bots(names: &[&str]) -> Vec<Player> {
+        names
+            .iter()
+            .map(|n| Player::builtin(BotKind::from_name(n).unwrap()))
+            .collect()
+    }
+
+    fn plan(rules: &Rules, names: &[&str], mode: Mode, items: u64, dup: bool) -> Plan {
+        Plan::new(rules, bots(names), mode, items, 42, dup).unwrap()
+    }
+
+    fn go(rules: &Rules, plan: &Plan, threads: usize) -> Outcome {
+        run(rules, plan, threads, &Control::new(), &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        for (game, n) in [(Game::Scopa, 2), (Game::Chkobba, 2), (Game::Escoba, 4)] {
+            let rules = Rules::profile(game, n).unwrap();
+            let names: Vec<&str> = (0..n)
+                .map(|s| if s % 2 == 0 { "random" } else { "random_card" })
+                .collect();
+            for (mode, dup) in [
+                (Mode::Hands, false),
+                (Mode::Hands, true),
+                (Mode::Matches, true),
+            ] {
+                let p = plan(&rules, &names, mode, 301, dup);
+                let one = go(&rules, &p, 1);
+                assert_eq!(one.completed, 301);
+                for threads in [2, 3, 7] {
+                    assert_eq!(go(&rules, &p, threads), one, "{game:?} {mode:?} {threads}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hand_rows_are_consistent() {
+        let rules = Rules::profile(Game::Scopa, 4).unwrap();
+        let p = plan(&rules, &["random"; 4], Mode::Hands, 500, false);
+        let out = go(&rules, &p, 2);
+        let h = &out.hands;
+        assert_eq!(h.len(), 500);
+        for row in 0..500 {
+            let awards = &h.awards[4 * row..4 * row + 4];
+            let sweeps = &h.sweeps[2 * row..2 * row + 2];
+            for (side, &swept) in sweeps.iter().enumerate() {
+                let won = awards.iter().filter(|&&a| a == side as i8).count() as i16;
+                assert_eq!(h.points[2 * row + side], won + i16::from(swept));
+            }
+            assert!(awards[2] >= 0, "the seven of coins is never tied");
+            assert!((0..4).contains(&h.dealer[row]));
+        }
+        // The hand of item i is the first hand of State::new(deal_seed(seed, i)).
+        let first = State::new(&rules, deal_seed(42, 0));
+        assert_eq!(h.dealer[0], first.dealer() as i8);
+    }
+
+    #[test]
+    fn duplicate_random_replays_the_deal_exactly() {
+        // Each seat keeps its bot seed, so two random bots make the same choices in both games.
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            let rules = Rules::profile(game, 2).unwrap();
+            let p = plan(&rules, &["random", "random"], Mode::Hands, 200, true);
+            let h = go(&rules, &p, 2).hands;
+            assert_eq!(h.len(), 400);
+            for i in 0..200 {
+                let (a, b) = (2 * i, 2 * i + 1);
+                assert_eq!(h.points[2 * a..2 * a + 2], h.points[2 * b..2 * b + 2]);
+                assert_eq!(h.awards[4 * a..4 * a + 4], h.awards[4 * b..4 * b + 4]);
+                assert_eq!(h.dealer[a], h.dealer[b]);
+            }
+        }
+    }
+
+    #[test]
+    fn matches_end_with_a_winner_at_the_target() {
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let p = plan(&rules, &["random", "random_card"], Mode::Matches, 50, false);
+        let out = go(&rules, &p, 2);
+        let m = &out.matches;
+        assert_eq!(m.winner.len(), 50);
+        let total: i32 = m.hands.iter().sum();
+        assert_eq!(out.hands.len(), total as usize);
+        let t = rules.target() as i32;
+        let mut row = 0usize;
+        for i in 0..50 {
+            let w = m.winner[i] as usize;
+            assert!(m.winner[i] == 0 || m.winner[i] == 1);
+            assert!(m.scores[2 * i + w] >= t);
+            assert!(m.scores[2 * i + w] > m.scores[2 * i + 1 - w]);
+            // The match's hand rows add up to its final score.
+            let mut sum = [0i32; 2];
+            for _ in 0..m.hands[i] {
+                sum[0] += i32::from(out.hands.points[2 * row]);
+                sum[1] += i32::from(out.hands.points[2 * row + 1]);
+                row += 1;
+            }
+            assert_eq!(sum, [m.scores[2 * i], m.scores[2 * i + 1]]);
+        }
+    }
+
+    #[test]
+    fn a_stop_keeps_a_prefix() {
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let p = plan(&rules, &["random", "random"], Mode::Hands, 100_000, false);
+        let full = go(&rules, &p, 1);
+        for threads in [1, 2] {
+            let control = Control::new();
+            let mut polls = 0;
+            let out = run(&rules, &p, threads, &control, &mut |c| {
+                polls += 1;
+                c.stop();
+            })
+            .unwrap();
+            assert!(out.completed < 100_000, "stopped early");
+            let rows = out.completed as usize;
+            assert_eq!(out.hands.len(), rows);
+            assert_eq!(out.hands.points[..], full.hands.points[..2 * rows]);
+            assert!(polls >= 1);
+        }
+        // Stopped before it starts: nothing.
+        let control = Control::new();
+        control.stop();
+        let out = run(&rules, &p, 2, &control, &mut |_| {}).unwrap();
+        assert_eq!(out.completed, 0);
+        assert!(out.hands.is_empty());
+    }
+
+    /// Plays the first legal move, or, if `breaks`, a move that is not legal after 30 moves.
+    struct Broken {
+        calls: u32,
+        breaks: bool,
+    }
+
+    impl Bot for Broken {
+        fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+            self.calls += 1;
+            if self.breaks && self.calls > 30 {
+                Move::cut(legal[0].card(), true)
+            } else {
+                legal[0]
+            }
+        }
+    }
+
+    #[test]
+    fn a_bot_bug_panics_on_the_caller_and_stops_the_run() {
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let counter = Arc::new(AtomicU64::new(0));
+        let c = counter.clone();
+        let broken = Player::custom("broken", move |_| {
+            // The first bot built breaks; the others play on.
+            let breaks = c.fetch_add(1, Ordering::Relaxed) == 0;
+            Box::new(Broken { calls: 0, breaks })
+        });
+        let p = Plan::new(
+            &rules,
+            vec![broken, Player::builtin(BotKind::Random)],
+            Mode::Matches,
+            1_000_000,
+            0,
+            false,
+        )
+        .unwrap();
+        let control = Control::new();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(&rules, &p, 2, &control, &mut |_| {})
+        }));
+        let msg = panicked.expect_err("an illegal move from a bot is a bug");
+        let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(
+            msg.contains("chose a move that is not legal: keep"),
+            "{msg}"
+        );
+        assert!(control.is_stopped());
+        assert!(control.done() < 1_000_000);
+    }
+
+    #[test]
+    fn plans_check_their_arguments() {
+        let rules = Rules::profile(Game::Scopa, 4).unwrap();
+        let e = Plan::new(&rules, bots(&["random"; 2]), Mode::Hands, 10, 0, false).unwrap_err();
+        assert!(e.to_string().contains("4 players need 4 bots"), "{e}");
+        let e = Plan::new(&rules, bots(&["random"; 4]), Mode::Matches, 0, 0, false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("matches must be from 1 to {MAX_ITEMS}, got: 0")
+        );
+    }
 }

@@ -1,11 +1,29 @@
 //! Batch calls: long-running loops that release the GIL.
+//!
+//! `simulate_arrays` runs `capturefast_core::sim::run` and moves its result columns into numpy
+//! arrays without copying. With only built-in bots the run is detached from the interpreter and
+//! uses every thread asked for; the calling thread polls every `sim::POLL_INTERVAL` for Ctrl-C
+//! (`check_signals`) and the progress callback. A seat may hold a Python object with a
+//! `choose(view)` method: then the run stays on the calling thread with the GIL (one thread),
+//! and each decision calls into Python.
 
-use capturefast_core::sim;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use capturefast_core::sim::{self, Control, Mode, Plan, Player};
+use capturefast_core::{Bot, BotKind, Move, Rules, View};
+use numpy::ndarray::Array2;
+use numpy::{Element, IntoPyArray};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
+use crate::convert;
 use crate::detached;
+use crate::errors::{IllegalMoveError, py as core};
 use crate::game::PyRules;
+use crate::state::PyView;
 
 /// Plays `hands` independent random hands (uniform over legal moves) and returns totals:
 /// `{"hands", "points": [a, b], "awards": {category: [a, b]}, "ties": {category: n},
@@ -32,5 +50,261 @@ pub fn random_hands<'py>(
     d.set_item("awards", awards)?;
     d.set_item("ties", ties)?;
     d.set_item("sweeps", t.sweeps.to_vec())?; // u64: a list, not bytes
+    Ok(d)
+}
+
+/// The names of the built-in bots.
+#[pyfunction]
+pub fn bot_names() -> Vec<&'static str> {
+    BotKind::ALL.iter().map(|k| k.name()).collect()
+}
+
+/// The seeds of item `item` of a simulation seeded with `seed`: the seed of `State.new` that
+/// deals it, and the bot seed of each of the `players` seats.
+#[pyfunction]
+pub fn sim_seeds(seed: u64, item: u64, players: u8) -> (u64, Vec<u64>) {
+    let deal = sim::deal_seed(seed, item);
+    (deal, (0..players).map(|s| sim::bot_seed(deal, s)).collect())
+}
+
+/// What the Python side of a run shares: the first error raised (by a Python bot, the progress
+/// callback or a signal handler) and whether the run was interrupted by Ctrl-C.
+#[derive(Default)]
+struct Shared {
+    error: Mutex<Option<PyErr>>,
+    interrupted: AtomicBool,
+}
+
+impl Shared {
+    /// Records `e` and stops the run: a `KeyboardInterrupt` marks it interrupted (what finished
+    /// is returned); any other error is raised once the run has stopped.
+    fn fail(&self, py: Python<'_>, e: PyErr, control: &Control) {
+        control.stop();
+        if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            self.interrupted.store(true, Ordering::Relaxed);
+        } else {
+            let mut slot = self.error.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.get_or_insert(e);
+        }
+    }
+
+    fn failed(&self, control: &Control) -> bool {
+        control.is_stopped()
+            && (self.interrupted.load(Ordering::Relaxed)
+                || self
+                    .error
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_some())
+    }
+
+    fn take_error(&self) -> Option<PyErr> {
+        self.error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+}
+
+/// A Python object with `choose(view) -> move` in a seat.
+struct PyBot {
+    obj: Arc<Py<PyAny>>,
+    name: Arc<str>,
+    rules: PyRules,
+    /// The seed for `reset(seed)`, called before the bot's first decision of a hand (hands
+    /// mode) or match (matches mode) if the object has a `reset` method.
+    reset: Option<u64>,
+    control: Arc<Control>,
+    shared: Arc<Shared>,
+}
+
+impl PyBot {
+    fn call(&mut self, py: Python<'_>, view: &View, legal: &[Move]) -> PyResult<Move> {
+        let obj = self.obj.bind(py);
+        if let Some(seed) = self.reset.take() {
+            obj.call_method1(intern!(py, "reset"), (seed,))?;
+        }
+        let pyview = Bound::new(
+            py,
+            PyView {
+                rules: self.rules.clone(),
+                view: *view,
+            },
+        )?;
+        let chosen = obj.call_method1(intern!(py, "choose"), (pyview,))?;
+        let mv = convert::mv(&chosen)?;
+        if legal.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(IllegalMoveError::new_err(format!(
+                "the bot in seat {} ({}) chose a move that is not legal: {mv}\n\
+                 hint: choose one of `view.legal_moves()`",
+                view.seat, self.name
+            )))
+        }
+    }
+}
+
+impl Bot for PyBot {
+    fn choose(&mut self, _rules: &Rules, view: &View, legal: &[Move]) -> Move {
+        if self.shared.failed(&self.control) {
+            // The run is stopping: finish the item quietly; it will be dropped.
+            return legal[0];
+        }
+        Python::attach(|py| {
+            self.call(py, view, legal).unwrap_or_else(|e| {
+                self.shared.fail(py, e, &self.control);
+                legal[0]
+            })
+        })
+    }
+}
+
+/// One seat's player from a Python value: a built-in bot name or an object with `choose`.
+/// Returns the player and whether it is a Python object.
+fn player(
+    bot: &Bound<'_, PyAny>,
+    rules: &PyRules,
+    control: &Arc<Control>,
+    shared: &Arc<Shared>,
+) -> PyResult<(Player, bool)> {
+    let py = bot.py();
+    if let Ok(name) = bot.cast::<PyString>() {
+        let kind = core(BotKind::from_name(name.to_str()?))?;
+        return Ok((Player::builtin(kind), false));
+    }
+    if !bot.hasattr(intern!(py, "choose"))? {
+        return Err(PyTypeError::new_err(format!(
+            "a bot is a built-in bot name or an object with a `choose(view)` method, got: {}",
+            bot.get_type().name()?
+        )));
+    }
+    let name: Arc<str> = match bot.getattr_opt(intern!(py, "name"))? {
+        Some(n) if n.is_instance_of::<PyString>() => n.extract::<String>()?.into(),
+        _ => bot.get_type().name()?.to_string().into(),
+    };
+    let label = name.to_string();
+    let has_reset = bot.hasattr(intern!(py, "reset"))?;
+    let obj = Arc::new(bot.clone().unbind());
+    let (rules, control, shared) = (rules.clone(), control.clone(), shared.clone());
+    let make = move |seed: u64| -> Box<dyn Bot> {
+        Box::new(PyBot {
+            obj: obj.clone(),
+            name: name.clone(),
+            rules: rules.clone(),
+            reset: has_reset.then_some(seed),
+            control: control.clone(),
+            shared: shared.clone(),
+        })
+    };
+    Ok((Player::custom(label, make), true))
+}
+
+/// A flat row-major column as a 2-D numpy array of `width` columns, without copying.
+fn array2<T: Element>(py: Python<'_>, v: Vec<T>, width: usize) -> Bound<'_, PyAny> {
+    let rows = v.len() / width;
+    Array2::from_shape_vec((rows, width), v)
+        .expect("the column holds whole rows")
+        .into_pyarray(py)
+        .into_any()
+}
+
+/// Plays `items` deals (or whole matches with `matches=True`) with one bot per seat and returns
+/// the result columns as numpy arrays, moved out of Rust:
+///
+/// - `points` int16 (rows, 2), `awards` int8 (rows, 4) (side, -1 = tie), `sweeps` int8
+///   (rows, 2), `dealer` int8 (rows,): one row per hand played;
+/// - matches mode: `match_scores` int32 (m, 2), `match_winner` int8 (m,), `match_hands` int32
+///   (m,); else None;
+/// - `completed` (items finished, a prefix), `interrupted` (stopped by Ctrl-C), `threads`.
+///
+/// `bots` holds one entry per seat: a built-in bot name or an object with `choose(view)`.
+/// `progress(done, total)` is called about every 50 ms. Ctrl-C stops the run and returns what
+/// finished; an exception raised by a bot or by `progress` stops it and is raised.
+#[pyfunction]
+#[pyo3(signature = (rules, bots, items, *, matches = false, duplicate = false, seed = 0,
+    threads = None, progress = None))]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+pub fn simulate_arrays<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    bots: Vec<Bound<'py, PyAny>>,
+    items: u64,
+    matches: bool,
+    duplicate: bool,
+    seed: u64,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules.get().clone();
+    let control = Arc::new(Control::new());
+    let shared = Arc::new(Shared::default());
+    let mut players = Vec::with_capacity(bots.len());
+    let mut any_python = false;
+    for b in &bots {
+        let (p, is_py) = player(b, &r, &control, &shared)?;
+        players.push(p);
+        any_python |= is_py;
+    }
+    let mode = if matches { Mode::Matches } else { Mode::Hands };
+    let plan = core(Plan::new(&r.0, players, mode, items, seed, duplicate))?;
+    // Python bots need the interpreter at every decision: one thread, the caller's.
+    let threads = if any_python {
+        1
+    } else {
+        sim::resolve_threads(threads.unwrap_or(0))
+    };
+    let total = plan.items();
+    let poll = |c: &Control| {
+        Python::attach(|py| {
+            if let Err(e) = py.check_signals() {
+                shared.fail(py, e, c);
+            }
+            if let Some(cb) = &progress
+                && let Err(e) = cb.call1(py, (c.done(), total))
+            {
+                shared.fail(py, e, c);
+            }
+        });
+    };
+    let outcome = if any_python {
+        let mut poll = poll;
+        sim::run(&r.0, &plan, threads, &control, &mut poll)
+    } else {
+        detached(py, || {
+            let mut poll = poll;
+            sim::run(&r.0, &plan, threads, &control, &mut poll)
+        })
+    };
+    let outcome = core(outcome)?;
+    // The last report: a Ctrl-C that lands in it still marks the run interrupted.
+    if let Some(cb) = &progress
+        && let Err(e) = cb.call1(py, (outcome.completed, total))
+    {
+        shared.fail(py, e, &control);
+    }
+    if let Some(e) = shared.take_error() {
+        return Err(e);
+    }
+    let interrupted = shared.interrupted.load(Ordering::Relaxed);
+    let d = PyDict::new(py);
+    let h = outcome.hands;
+    d.set_item("points", array2(py, h.points, 2))?;
+    d.set_item("awards", array2(py, h.awards, 4))?;
+    d.set_item("sweeps", array2(py, h.sweeps, 2))?;
+    d.set_item("dealer", h.dealer.into_pyarray(py))?;
+    if matches {
+        let m = outcome.matches;
+        d.set_item("match_scores", array2(py, m.scores, 2))?;
+        d.set_item("match_winner", m.winner.into_pyarray(py))?;
+        d.set_item("match_hands", m.hands.into_pyarray(py))?;
+    } else {
+        for key in ["match_scores", "match_winner", "match_hands"] {
+            d.set_item(key, py.None())?;
+        }
+    }
+    d.set_item("completed", outcome.completed)?;
+    d.set_item("interrupted", interrupted)?;
+    d.set_item("threads", threads)?;
     Ok(d)
 }

@@ -25,7 +25,7 @@ pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) ->
 #[pymodule(gil_used = false)]
 mod _core {
     #[pymodule_export]
-    use crate::batch::random_hands;
+    use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
     #[pymodule_export]
     use crate::game::{PyCard, PyMove, PyOpening, PyRules};
     #[pymodule_export]

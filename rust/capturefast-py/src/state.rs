@@ -380,8 +380,8 @@ impl PyState {
 /// What one seat can see: its own hand, the table, the piles, the counts, and nothing hidden.
 #[pyclass(frozen, module = "capturefast", name = "View")]
 pub struct PyView {
-    rules: PyRules,
-    view: View,
+    pub(crate) rules: PyRules,
+    pub(crate) view: View,
 }
 
 #[pymethods]

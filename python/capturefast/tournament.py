@@ -1,0 +1,278 @@
+"""Round-robin tournaments of bots on duplicate deals.
+
+    >>> import capturefast as cf
+    >>> t = cf.tournament(cf.Rules.scopa(), ["random", "random_card", "greedy"], hands=10_000)
+    >>> print(t)                  # table of mean point differences with CIs, and the ranking
+
+Every pair of bots plays the same ``hands`` deals in duplicate (each deal twice, the bots
+swapping sides), so every comparison sees the same cards. For a pair (a, b) the figure is the
+mean of a's points per hand minus b's, computed per deal (the mean over the deal's two games),
+with a 95% confidence interval over deals. The ranking orders the bots by their mean
+difference against the whole field: per deal, the mean of their differences against every
+other bot, then the mean and interval over deals.
+
+With 4 players the two bots of a pair sit as partners: seats (a, b, a, b).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from capturefast._core import Rules
+from capturefast.errors import VariantError
+from capturefast.sim import (
+    BotLike,
+    Estimate,
+    ProgressCallback,
+    SimulationResult,
+    bot_label,
+    progress_callback,
+    simulate,
+)
+
+__all__ = ["Standing", "TournamentResult", "tournament"]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One bot's place in the ranking.
+
+    Attributes:
+        rank: 1 for the best.
+        name: the bot's name.
+        difference: its points per hand minus its opponents', averaged over the field, with the
+            95% interval over deals.
+    """
+
+    rank: int
+    name: str
+    difference: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"rank": self.rank, "name": self.name, "difference": self.difference.to_dict()}
+
+
+def _deal_differences(r: SimulationResult) -> npt.NDArray[np.float64]:
+    """Per deal of a duplicate hands run: team A's points minus B's, mean of the two games."""
+    pts = r.by_team(r.points).astype(np.float64)
+    per_deal: npt.NDArray[np.float64] = (pts[:, 0] - pts[:, 1]).reshape(-1, 2).mean(axis=1)
+    return per_deal
+
+
+@dataclass(frozen=True, eq=False)
+class TournamentResult:
+    """The results of `tournament`.
+
+    Attributes:
+        rules: the rules played.
+        names: the bots' names (made unique with ``#2``, ``#3`` where repeated).
+        hands: deals per pair asked for (each played twice).
+        seed: the seed: every pair plays the deals of this seed.
+        results: the run of each pair ``(i, j)``, ``i < j``, bot ``i`` as team A.
+        interrupted: whether Ctrl-C stopped the tournament (pairs not reached have no run).
+        seconds: wall-clock time.
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    hands: int
+    seed: int
+    results: dict[tuple[int, int], SimulationResult]
+    interrupted: bool
+    seconds: float
+
+    def pair(self, i: int, j: int) -> Estimate:
+        """Bot ``i``'s points per hand minus bot ``j``'s, over their deals."""
+        if i == j:
+            return Estimate(0.0, math.nan, 0)
+        r = self.results.get((min(i, j), max(i, j)))
+        if r is None:
+            return Estimate(math.nan, math.nan, 0)
+        d = _deal_differences(r)
+        return Estimate.of(d if i < j else -d)
+
+    def table(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The mean differences (row bot minus column bot) and their interval half-widths,
+        float64 (k, k); the diagonal and pairs not played are NaN."""
+        k = len(self.names)
+        mean = np.full((k, k), np.nan)
+        half = np.full((k, k), np.nan)
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    e = self.pair(i, j)
+                    mean[i, j], half[i, j] = e.mean, e.half_width
+        return mean, half
+
+    def ranking(self) -> list[Standing]:
+        """The bots by mean difference against the field, best first, over the deals that
+        every pair finished (empty if a pair has none)."""
+        k = len(self.names)
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        if any(p not in self.results for p in pairs):
+            return []
+        deals = min(self.results[p].completed for p in pairs)
+        if deals == 0:
+            return []
+        field = np.zeros((k, deals))
+        for i, j in pairs:
+            d = _deal_differences(self.results[(i, j)])[:deals]
+            field[i] += d
+            field[j] -= d
+        field /= k - 1
+        scores = [Estimate.of(field[i]) for i in range(k)]
+        order = sorted(range(k), key=lambda i: -scores[i].mean)
+        return [Standing(rank, self.names[i], scores[i]) for rank, i in enumerate(order, 1)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Settings, the pairwise table and the ranking, JSON-ready."""
+        k = len(self.names)
+        return {
+            "game": self.rules.game,
+            "players": self.rules.players,
+            "options": self.rules.options,
+            "bots": list(self.names),
+            "hands": self.hands,
+            "seed": self.seed,
+            "interrupted": self.interrupted,
+            "seconds": self.seconds,
+            "pairs": [
+                {
+                    "a": self.names[i],
+                    "b": self.names[j],
+                    "deals": self.results[(i, j)].completed,
+                    "difference": self.pair(i, j).to_dict(),
+                }
+                for i in range(k)
+                for j in range(i + 1, k)
+                if (i, j) in self.results
+            ],
+            "ranking": [s.to_dict() for s in self.ranking()],
+        }
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame of the pairwise table (row minus column), pandas imported here."""
+        import importlib
+
+        pd = importlib.import_module("pandas")
+        mean, _ = self.table()
+        return pd.DataFrame(mean, index=list(self.names), columns=list(self.names))
+
+    def __str__(self) -> str:
+        k = len(self.names)
+        lines = [
+            f"tournament: {self.rules.game}, {self.rules.players} players, "
+            f"{self.hands:,} duplicate deals per pair, seed {self.seed}"
+        ]
+        if self.interrupted:
+            lines.append("interrupted: the figures cover the deals that finished")
+        lines.append("points per hand, row bot minus column bot (95% CI):")
+        cells = [["", *self.names]]
+        for i in range(k):
+            row = [self.names[i]]
+            for j in range(k):
+                e = self.pair(i, j)
+                row.append("." if i == j else "-" if e.n == 0 else e.format(sign=True))
+            cells.append(row)
+        width = [max(len(r[c]) for r in cells) for c in range(k + 1)]
+        lines += [
+            "  " + "   ".join(f"{c:<{w}}" for c, w in zip(r, width, strict=True)).rstrip()
+            for r in cells
+        ]
+        ranking = self.ranking()
+        if ranking:
+            lines.append("ranking (points per hand minus the opponents', against the field):")
+            w = max(len(s.name) for s in ranking)
+            lines += [
+                f"  {s.rank}. {s.name:<{w}}  {s.difference.format(sign=True)}" for s in ranking
+            ]
+        else:
+            lines.append("ranking: not every pair has finished a deal")
+        return "\n".join(lines)
+
+
+def tournament(
+    rules: Rules,
+    bots: Sequence[BotLike],
+    hands: int,
+    *,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: bool | ProgressCallback = False,
+) -> TournamentResult:
+    """A round robin: every pair of ``bots`` plays ``hands`` duplicate deals (the same deals for
+    every pair), with `simulate` (``duplicate=True``).
+
+    Args:
+        rules: the game, players and variant.
+        bots: two or more bots: built-in names or Python bots (see `simulate`).
+        hands: deals per pair; each is played twice, the bots swapping sides.
+        seed: the seed of the deals, shared by every pair.
+        threads: worker threads; None uses every core.
+        progress: True draws a progress bar on stderr; a callable gets ``(done, total)`` deals
+            over the whole tournament.
+
+    Returns:
+        A `TournamentResult`. After Ctrl-C, the pairs that finished and the one interrupted.
+
+    Raises:
+        VariantError: fewer than two bots, or an argument `simulate` refuses.
+    """
+    seats = list(bots)
+    if len(seats) < 2:
+        raise VariantError(f"a tournament needs at least 2 bots, got: {len(seats)}")
+    names: list[str] = []
+    for b in seats:
+        base = bot_label(b)
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}#{n}"
+        names.append(name)
+    pairs = [(i, j) for i in range(len(seats)) for j in range(i + 1, len(seats))]
+    bar, callback = progress_callback(progress, "deals")
+    total = len(pairs) * hands
+    results: dict[tuple[int, int], SimulationResult] = {}
+    interrupted = False
+    t0 = time.perf_counter()
+    try:
+        for k, (i, j) in enumerate(pairs):
+            offset = k * hands
+
+            def report(done: int, _total: int, offset: int = offset) -> None:
+                if callback is not None:
+                    callback(offset + done, total)
+
+            r = simulate(
+                rules,
+                hands,
+                bots=(seats[i], seats[j]),
+                duplicate=True,
+                seed=seed,
+                threads=threads,
+                progress=report if callback is not None else False,
+            )
+            results[(i, j)] = r
+            if r.interrupted:
+                interrupted = True
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    return TournamentResult(
+        rules=rules,
+        names=tuple(names),
+        hands=hands,
+        seed=seed,
+        results=results,
+        interrupted=interrupted,
+        seconds=time.perf_counter() - t0,
+    )
