@@ -216,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = sub.add_parser(
         "simulate",
         help="play hands or matches with bots and print a summary per category",
-        description="Play hands (or matches) with bots; print means with 95%% confidence "
+        description="Play hands (or matches) with bots; print means with 95% confidence "
         "intervals. --json prints the summaries, --csv one row per hand (or match).",
     )
     _common(s, game_all=True)
@@ -241,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tournament",
         help="round robin of bots on duplicate deals, with a ranking",
         description="Every pair of bots plays the same duplicate deals; prints the table of "
-        "point differences per hand with 95%% confidence intervals and a ranking.",
+        "point differences per hand with 95% confidence intervals and a ranking.",
     )
     _common(t, game_all=False)
     t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
