@@ -35,9 +35,21 @@ from capturefast.errors import (
 )
 from capturefast.report import HandReport
 from capturefast.sim import Estimate, ProgressBar, SimulationResult, Summary, simulate
+from capturefast.solve import (
+    Analysis,
+    MoveStat,
+    ReviewRow,
+    Solution,
+    analyze,
+    analyze_many,
+    review,
+    solve,
+    solve_many,
+)
 from capturefast.tournament import Standing, TournamentResult, tournament
 
 __all__ = [
+    "Analysis",
     "CaptureFastError",
     "Card",
     "DecodeError",
@@ -46,11 +58,14 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardError",
     "Move",
+    "MoveStat",
     "Opening",
     "PositionError",
     "ProgressBar",
+    "ReviewRow",
     "Rules",
     "SimulationResult",
+    "Solution",
     "Standing",
     "State",
     "Summary",
@@ -58,8 +73,13 @@ __all__ = [
     "VariantError",
     "View",
     "__version__",
+    "analyze",
+    "analyze_many",
     "bot_names",
     "random_hands",
+    "review",
     "simulate",
+    "solve",
+    "solve_many",
     "tournament",
 ]

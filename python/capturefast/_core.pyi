@@ -12,13 +12,18 @@ __all__ = [
     "Move",
     "Opening",
     "Rules",
+    "Solution",
     "State",
     "View",
     "__version__",
+    "analyze_many_raw",
+    "analyze_raw",
     "bot_names",
     "random_hands",
     "sim_seeds",
     "simulate_arrays",
+    "solve",
+    "solve_values",
 ]
 
 __version__: str
@@ -244,3 +249,31 @@ def simulate_arrays(
     threads: int | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]: ...
+
+@final
+class Solution:
+    """The exact value of an open position for the side to move, and of each legal move."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def move_values(self) -> dict[Move, int]: ...
+    @property
+    def best_moves(self) -> list[Move]: ...
+    @property
+    def nodes(self) -> int: ...
+
+def solve(state: State, tt_entries: int = ...) -> Solution: ...
+def solve_values(
+    states: list[State], threads: int | None = None, tt_entries: int = ...
+) -> list[int]: ...
+def analyze_raw(
+    state: State, seat: int, worlds: int = 100, seed: int = 0, tt_entries: int = ...
+) -> tuple[list[Move], list[float], list[float], bool]: ...
+def analyze_many_raw(
+    states: list[State],
+    worlds: int = 100,
+    seed: int = 0,
+    threads: int | None = None,
+    tt_entries: int = ...,
+) -> list[tuple[list[Move], list[float], list[float], bool]]: ...

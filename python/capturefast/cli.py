@@ -1,8 +1,9 @@
-"""The `capturefast` command line: batch simulations and bot tournaments.
+"""The `capturefast` command line: simulations, tournaments and solver queries.
 
     capturefast simulate --game scopa --players 2 --bots greedy random --hands 100000
     capturefast simulate --bots expert greedy --matches 1000 --duplicate --json
     capturefast tournament --bots random random_card greedy --hands 5000
+    capturefast solve --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" --to-move 0 --rest-to 1
 
 Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
 ``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
@@ -21,6 +22,8 @@ from typing import IO, Any
 import numpy as np
 
 from capturefast._core import Rules, bot_names
+from capturefast.cli_solve import add_parsers as add_solver_parsers
+from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError
 from capturefast.sim import SimulationResult, simulate
 from capturefast.tournament import tournament
@@ -205,6 +208,21 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     s.epilog = f"bots: {names}"
 
 
+def _position_common(s: argparse.ArgumentParser) -> None:
+    """Game, players and variant options for a position."""
+    s.add_argument("--game", choices=GAMES, default="scopa")
+    s.add_argument("--players", type=int, choices=(2, 4), default=2)
+    s.add_argument(
+        "-o",
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variant option in the spec's words, e.g. -o last_play_sweep=counts",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     p = argparse.ArgumentParser(
@@ -246,10 +264,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _common(t, game_all=False)
     t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
     t.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair")
+    add_solver_parsers(sub, _position_common)
     args = p.parse_args(argv)
     try:
         if args.command == "simulate":
             return _simulate(s, args)
+        if args.command in ("solve", "analyze"):
+            return run_solver(_rules(args.game, args.players, args.option), args)
         return _tournament(t, args)
     except KeyboardInterrupt:
         print("\ncapturefast: interrupted", file=sys.stderr)

@@ -41,10 +41,17 @@ pub enum BotKind {
     Greedy,
     /// Rule-based player with card counting and an exact last round ([`ExpertBot`]).
     Expert,
+    /// Perfect-information Monte Carlo: sampled worlds, each solved exactly
+    /// ([`PimcBot`](crate::solve::PimcBot), [`PIMC_WORLDS`] worlds a decision).
+    Pimc,
 }
 
+/// Worlds per decision of the built-in `pimc` bot.
+pub const PIMC_WORLDS: u32 = 20;
+
 impl BotKind {
-    /// Every built-in bot.
+    /// The built-in bots that decide in microseconds: every one but `pimc`. Tests and
+    /// benchmarks that run each bot over thousands of positions iterate over these.
     pub const ALL: [BotKind; 4] = [
         BotKind::Random,
         BotKind::RandomCard,
@@ -52,23 +59,34 @@ impl BotKind {
         BotKind::Expert,
     ];
 
-    /// The bot's name: `random`, `random_card`, `greedy`, `expert`.
+    /// Every built-in bot: [`BotKind::ALL`] and `pimc`, whose decisions take milliseconds (an
+    /// exact solve per sampled world).
+    pub const EVERY: [BotKind; 5] = [
+        BotKind::Random,
+        BotKind::RandomCard,
+        BotKind::Greedy,
+        BotKind::Expert,
+        BotKind::Pimc,
+    ];
+
+    /// The bot's name: `random`, `random_card`, `greedy`, `expert`, `pimc`.
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::RandomCard => "random_card",
             BotKind::Greedy => "greedy",
             BotKind::Expert => "expert",
+            BotKind::Pimc => "pimc",
         }
     }
 
-    /// Parses a bot name.
+    /// Parses a bot name (any of [`BotKind::EVERY`]).
     pub fn from_name(name: &str) -> Result<BotKind, Error> {
-        BotKind::ALL
+        BotKind::EVERY
             .into_iter()
             .find(|k| k.name() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = BotKind::ALL.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = BotKind::EVERY.iter().map(|k| k.name()).collect();
                 Error::Variant(format!(
                     "unknown bot (expected one of {}): {name}",
                     names.join(", ")
@@ -83,6 +101,7 @@ impl BotKind {
             BotKind::RandomCard => Box::new(RandomCardBot::new(seed)),
             BotKind::Greedy => Box::new(GreedyBot::new(seed)),
             BotKind::Expert => Box::new(ExpertBot::new(seed)),
+            BotKind::Pimc => Box::new(crate::solve::PimcBot::new(PIMC_WORLDS, seed)),
         }
     }
 }
@@ -909,7 +928,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for k in BotKind::ALL {
+        for k in BotKind::EVERY {
             assert_eq!(BotKind::from_name(k.name()).unwrap(), k);
         }
         assert!(BotKind::from_name("nobody").is_err());

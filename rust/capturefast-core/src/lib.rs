@@ -19,6 +19,7 @@ mod rng;
 mod rules;
 mod score;
 pub mod sim;
+pub mod solve;
 mod state;
 mod variant;
 
@@ -31,6 +32,7 @@ pub use error::Error;
 pub use observe::View;
 pub use rng::Rng;
 pub use score::{HandScore, PRIMIERA_POINTS, SideCounts};
+pub use solve::{PimcBot, Solution, Solver, analyze, determinize, is_open};
 pub use state::{Phase, Position, State};
 pub use variant::{
     CaptureMode, FaceValues, Game, HAND_SIZE, LastPlaySweep, MissingSuit, OPENING_TABLE,

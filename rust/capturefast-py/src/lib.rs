@@ -9,6 +9,7 @@ mod batch;
 mod convert;
 mod errors;
 mod game;
+mod solve;
 mod state;
 
 use pyo3::prelude::*;
@@ -28,6 +29,8 @@ mod _core {
     use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
     #[pymodule_export]
     use crate::game::{PyCard, PyMove, PyOpening, PyRules};
+    #[pymodule_export]
+    use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
     #[pymodule_export]
     use crate::state::{PyState, PyView};
 

@@ -1,0 +1,202 @@
+//! The exact solver and the PIMC bot on fixed, seeded position sets of 2-player Scopa.
+//!
+//! * `solve/value/<n>`: `Solver::value` on open positions with `n` plays left (6, 12, 18),
+//!   reached by random play from seeded deals, the table cleared before each (a cold solve);
+//! * `solve/solve/<n>`: `Solver::solve` (every move's exact value) on the same positions;
+//! * `solve/hand`: `Solver::value` of the whole hand from the deal, stock order known;
+//! * `pimc/100w/18`: one decision of `PimcBot` with 100 worlds at 18 plays left.
+//!
+//! Before criterion runs, a plain timing loop times every position once and prints the median,
+//! the 99th percentile and the mean node count of each set (criterion reports means over
+//! batches, which hide the tail).
+//!
+//! Run with `cargo bench -p capturefast-bench --bench solve`; `-- --quick` skips nothing but
+//! shortens criterion. Set `SOLVE_BENCH_TIMING_ONLY=1` to print the timing table and stop.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use capturefast_core::{Bot, Game, Move, PimcBot, Rng, Rules, Solver, State};
+use criterion::{BenchmarkId, Criterion, Throughput};
+
+const SEED: u64 = 0x501E_5EED;
+/// Positions per set.
+const POSITIONS: usize = 1000;
+/// Deals for the whole-hand set.
+const HANDS: usize = 200;
+/// Decisions for the PIMC set.
+const DECISIONS: usize = 50;
+const PIMC_WORLDS: u32 = 100;
+/// Transposition-table entries of the benchmark solver (16 MiB).
+const TT: usize = 1 << 16;
+
+/// `count` positions with `left` cards to play: deal `i` from `Rng::derive(seed, i)`, then
+/// uniformly random legal moves.
+fn positions(rules: &Rules, left: u32, count: usize, seed: u64) -> Vec<State> {
+    let mut moves = Vec::with_capacity(64);
+    (0..count as u64)
+        .map(|i| {
+            let s = Rng::derive(seed ^ u64::from(left), i);
+            let mut state = State::new(rules, s);
+            let mut rng = Rng::new(s ^ 0x5EED);
+            while state.cards_left() > left {
+                state.legal_moves(rules, &mut moves);
+                let mv: Move = moves[rng.below(moves.len() as u64) as usize];
+                state.apply_unchecked(rules, mv);
+            }
+            state
+        })
+        .collect()
+}
+
+/// Median, 99th percentile and maximum of `xs` (sorted in place).
+fn percentiles(xs: &mut [f64]) -> (f64, f64, f64) {
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99), xs[xs.len() - 1])
+}
+
+fn report(name: &str, times: &mut [f64], nodes: &[u64]) {
+    let (median, p99, max) = percentiles(times);
+    let mean_nodes = nodes.iter().sum::<u64>() as f64 / nodes.len() as f64;
+    let mut sorted = nodes.to_vec();
+    sorted.sort_unstable();
+    eprintln!(
+        "{name:<18} n={:<5} median {:>10.2} us  p99 {:>10.2} us  max {:>10.2} us  \
+         nodes: mean {mean_nodes:>9.0} median {:>8} p99 {:>8}",
+        times.len(),
+        median * 1e6,
+        p99 * 1e6,
+        max * 1e6,
+        sorted[sorted.len() / 2],
+        sorted[(sorted.len() - 1) * 99 / 100],
+    );
+}
+
+/// Rounds of the timing loop: each position's time is its fastest round, which filters out
+/// the preemptions of a shared machine (node counts do not vary).
+const ROUNDS: usize = 3;
+
+/// Times `run` on every state, `ROUNDS` times over; returns each state's fastest time (s) and
+/// the node count `run` returned.
+fn time_each(states: &[State], mut run: impl FnMut(&State) -> u64) -> (Vec<f64>, Vec<u64>) {
+    let mut times = vec![f64::INFINITY; states.len()];
+    let mut nodes = vec![0; states.len()];
+    for _ in 0..ROUNDS {
+        for (i, s) in states.iter().enumerate() {
+            let t0 = Instant::now();
+            nodes[i] = run(s);
+            times[i] = times[i].min(t0.elapsed().as_secs_f64());
+        }
+    }
+    (times, nodes)
+}
+
+/// Times each solve, cold (table cleared), and prints the distribution.
+fn timing_table(rules: &Rules, solver: &mut Solver) {
+    eprintln!("solver timing, 2-player Scopa, one cold solve per position:");
+    for left in [6u32, 12, 18] {
+        let states = positions(rules, left, POSITIONS, SEED);
+        for (what, full) in [("value", false), ("solve", true)] {
+            let (mut times, nodes) = time_each(&states, |s| {
+                if full {
+                    solver.clear();
+                    let n0 = solver.nodes();
+                    black_box(solver.solve(rules, s).expect("in play").value);
+                    solver.nodes() - n0
+                } else {
+                    solver.clear();
+                    let n0 = solver.nodes();
+                    black_box(solver.value(rules, s).expect("in play"));
+                    solver.nodes() - n0
+                }
+            });
+            report(&format!("{what} {left} left"), &mut times, &nodes);
+        }
+    }
+    let deals = positions(rules, 36, HANDS, SEED);
+    let (mut times, nodes) = time_each(&deals, |s| {
+        solver.clear();
+        let n0 = solver.nodes();
+        black_box(solver.value(rules, s).expect("in play"));
+        solver.nodes() - n0
+    });
+    report("value whole hand", &mut times, &nodes);
+
+    let states = positions(rules, 18, DECISIONS, SEED ^ 0xB07);
+    let mut bot = PimcBot::new(PIMC_WORLDS, SEED);
+    let mut moves = Vec::new();
+    let mut times = Vec::new();
+    for s in &states {
+        s.legal_moves(rules, &mut moves);
+        let view = s.view(s.to_move().expect("in play"));
+        let t0 = Instant::now();
+        black_box(bot.choose(rules, &view, &moves));
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    report("pimc 100w 18 left", &mut times, &[0]);
+}
+
+fn bench_solver(c: &mut Criterion, rules: &Rules, solver: &mut Solver) {
+    let mut group = c.benchmark_group("solve");
+    group.throughput(Throughput::Elements(1));
+    for left in [6u32, 12, 18] {
+        let states = positions(rules, left, POSITIONS, SEED);
+        for (what, full) in [("value", false), ("solve", true)] {
+            group.bench_with_input(BenchmarkId::new(what, left), &states, |b, states| {
+                let mut i = 0usize;
+                b.iter(|| {
+                    let s = &states[i % states.len()];
+                    i += 1;
+                    solver.clear();
+                    if full {
+                        solver.solve(rules, black_box(s)).expect("in play").value
+                    } else {
+                        solver.value(rules, black_box(s)).expect("in play")
+                    }
+                });
+            });
+        }
+    }
+    group.sample_size(20);
+    let deals = positions(rules, 36, HANDS, SEED);
+    group.bench_function("hand", |b| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let s = &deals[i % deals.len()];
+            i += 1;
+            solver.clear();
+            solver.value(rules, black_box(s)).expect("in play")
+        });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("pimc");
+    group.sample_size(10);
+    let states = positions(rules, 18, DECISIONS, SEED ^ 0xB07);
+    let mut bot = PimcBot::new(PIMC_WORLDS, SEED);
+    let mut moves = Vec::new();
+    group.bench_function(BenchmarkId::new(format!("{PIMC_WORLDS}w"), 18), |b| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let s = &states[i % states.len()];
+            i += 1;
+            s.legal_moves(rules, &mut moves);
+            let view = s.view(s.to_move().expect("in play"));
+            bot.choose(rules, &view, &moves)
+        });
+    });
+    group.finish();
+}
+
+fn main() {
+    let rules = Rules::profile(Game::Scopa, 2).expect("standard profile");
+    let mut solver = Solver::new(TT);
+    timing_table(&rules, &mut solver);
+    if std::env::var_os("SOLVE_BENCH_TIMING_ONLY").is_some() {
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    bench_solver(&mut c, &rules, &mut solver);
+    c.final_summary();
+}

@@ -1,0 +1,183 @@
+"""`capturefast solve` and `capturefast analyze`: solver queries on a position in card notation.
+
+    capturefast solve --game scopa --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" \\
+        --to-move 0 --dealer 1 --last-capturer 1 --rest-to 1
+    capturefast analyze --game scopa --hand 0="7D 3C KS" --table "5C 4H AD" --to-move 0 \\
+        --dealer 1 --stock-size 24 --pile 0="..." --pile 1="..." --worlds 200
+
+`solve` needs every card placed: the hands, the table, the stock in deal order (`--stock`), the
+piles (`--pile SIDE=CARDS`); `--rest-to SIDE` puts every card not named into that side's pile.
+`analyze` takes what the seat to move sees (its hand, the table, the piles, the stock size);
+every card not named is hidden, dealt to the other hands and the stock in each world.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from capturefast._core import Card, Rules, State
+from capturefast.errors import CaptureFastError, PositionError
+from capturefast.solve import analyze, solve
+
+ALL_CARDS = [str(Card(i)) for i in range(40)]
+
+
+def _cards(text: str) -> list[str]:
+    return [c for c in text.replace(",", " ").replace("+", " ").split() if c]
+
+
+def _keyed(items: list[str], what: str) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for item in items:
+        key, eq, cards = item.partition("=")
+        if not eq:
+            raise argparse.ArgumentTypeError(f"{what} expects N=CARDS, got: {item}")
+        out[int(key)] = _cards(cards)
+    return out
+
+
+def _pair(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    return [int(x) for x in text.replace(",", " ").split()]
+
+
+def add_parsers(sub: Any, common: Any) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """Adds the two subcommands; `common(parser)` adds game, players and options."""
+    parsers = []
+    for name, text in (
+        ("solve", "exact value of every move of an open position (all cards known)"),
+        ("analyze", "value the moves of the seat to move over worlds drawn from what it sees"),
+    ):
+        p = sub.add_parser(
+            name,
+            help=text,
+            description=__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        common(p)
+        p.add_argument("--hand", action="append", default=[], metavar="SEAT=CARDS")
+        p.add_argument("--table", default="", metavar="CARDS")
+        p.add_argument("--pile", action="append", default=[], metavar="SIDE=CARDS")
+        p.add_argument("--to-move", type=int, required=True)
+        p.add_argument("--dealer", type=int, default=None)
+        p.add_argument("--last-capturer", type=int, default=None)
+        p.add_argument("--sweeps", default=None, metavar="A,B")
+        p.add_argument("--scores", default=None, metavar="A,B")
+        p.add_argument("--json", action="store_true", help="print the result as JSON")
+        parsers.append(p)
+    solve_p, analyze_p = parsers
+    solve_p.add_argument("--stock", default="", metavar="CARDS", help="the stock in deal order")
+    solve_p.add_argument("--rest-to", type=int, choices=(0, 1), default=None, metavar="SIDE")
+    analyze_p.add_argument("--stock-size", type=int, default=0)
+    analyze_p.add_argument("--worlds", type=int, default=100)
+    analyze_p.add_argument("--seed", type=int, default=0)
+    return solve_p, analyze_p
+
+
+def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
+    n = rules.players
+    hands = _keyed(args.hand, "--hand")
+    piles = _keyed(args.pile, "--pile")
+    table = _cards(args.table)
+    dealer = args.dealer if args.dealer is not None else (args.to_move - 1) % n
+    pile_lists = [piles.get(0, []), piles.get(1, [])]
+    named = set(table) | {c for h in hands.values() for c in h} | {c for p in pile_lists for c in p}
+    if hidden:
+        # What the seat to move cannot see goes to the other hands and the stock, in id order:
+        # `analyze` reads only the seat's view, so where these cards sit does not matter.
+        mover = args.to_move
+        size = len(hands.get(mover, []))
+        leader = (dealer + 1) % n
+        before = (mover - leader) % n
+        rest = [c for c in ALL_CARDS if c not in named]
+        wants = [
+            0 if seat == mover else (size - 1 if (seat - leader) % n < before else size)
+            for seat in range(n)
+        ]
+        if len(rest) != sum(wants) + args.stock_size:
+            raise PositionError(
+                f"the other hands and a stock of {args.stock_size} hold "
+                f"{sum(wants) + args.stock_size} cards, but the cards not named are "
+                f"{len(rest)}; hint: name every captured card with --pile: {len(rest)}"
+            )
+        hand_lists = []
+        for seat in range(n):
+            if seat == mover:
+                hand_lists.append(hands.get(mover, []))
+                continue
+            hand_lists.append(rest[: wants[seat]])
+            rest = rest[wants[seat] :]
+        stock = rest
+    else:
+        hand_lists = [hands.get(s, []) for s in range(n)]
+        stock = _cards(args.stock)
+        if args.rest_to is not None:
+            used = named | set(stock)
+            pile_lists[args.rest_to] = pile_lists[args.rest_to] + [
+                c for c in ALL_CARDS if c not in used
+            ]
+    return State.from_position(
+        rules,
+        hands=hand_lists,
+        table=table,
+        stock=stock,
+        to_move=args.to_move,
+        dealer=dealer,
+        last_capturer=args.last_capturer,
+        piles=pile_lists,
+        sweeps=_pair(args.sweeps),
+        scores=_pair(args.scores),
+    )
+
+
+def run(rules: Rules, args: argparse.Namespace) -> int:
+    """Runs `solve` or `analyze`; prints each move with its value (exit 2 on bad input)."""
+    try:
+        return _run(rules, args)
+    except (CaptureFastError, ValueError) as e:
+        print(f"capturefast {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(rules: Rules, args: argparse.Namespace) -> int:
+    if args.command == "solve":
+        state = _state(rules, args, hidden=False)
+        sol = solve(state)
+        rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
+        if args.json:
+            out: dict[str, Any] = {
+                "value": sol.value,
+                "nodes": sol.nodes,
+                "moves": [{"move": str(m), "value": v} for m, v in rows],
+                "best_moves": [str(m) for m in sol.best_moves],
+            }
+            print(json.dumps(out, indent=2))
+            return 0
+        print(f"value {sol.value:+d} for seat {state.to_move}'s side ({sol.nodes:,} nodes)")
+        width = max(len(str(m)) for m, _ in rows)
+        for m, v in rows:
+            print(f"  {m!s:<{width}}  {v:+d}" + ("  best" if v == sol.value else ""))
+        return 0
+    state = _state(rules, args, hidden=True)
+    an = analyze(state, worlds=args.worlds, seed=args.seed)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "seat": an.seat,
+                    "worlds": an.worlds,
+                    "exact": an.exact,
+                    "moves": [
+                        {"move": str(m.move), "mean": m.mean, "stderr": m.stderr} for m in an.moves
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return 0
+    print(an)
+    return 0

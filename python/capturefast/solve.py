@@ -1,0 +1,214 @@
+"""Solver queries: exact values of open positions, analysis of a seat's moves over worlds drawn
+from what it sees, and move-by-move review of a played hand.
+
+    >>> import capturefast as cf
+    >>> state = cf.State.new(cf.Rules.scopa(), seed=1)
+    >>> sol = cf.solve(state)            # every card and the stock order known
+    >>> sol.value, sol.best_moves        # points difference at the end of the hand, best play
+    >>> cf.analyze(state, seat=state.to_move, worlds=100, seed=0)   # what that seat can know
+
+The value of a position is the side to move's points minus the other side's at the end of the
+hand, counting what is already won in it, with best play by both sides (partners are one side).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from capturefast._core import Move, Solution, State, analyze_many_raw, analyze_raw, solve_values
+from capturefast._core import solve as _solve
+
+__all__ = [
+    "Analysis",
+    "MoveStat",
+    "ReviewRow",
+    "Solution",
+    "analyze",
+    "analyze_many",
+    "review",
+    "solve",
+    "solve_many",
+]
+
+
+def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
+    """The exact value of an open position and of each legal move.
+
+    Args:
+        state: a position with every card known, the stock order included (any `State`).
+        tt_entries: transposition-table entries (memory is bounded by this).
+
+    Returns:
+        A `Solution` with `.value`, `.move_values` (dict Move -> int), `.best_moves`, `.nodes`.
+
+    Raises:
+        IllegalMoveError: if the hand is over.
+    """
+    return _solve(state, tt_entries)
+
+
+def solve_many(
+    states: Iterable[State], *, threads: int | None = None, tt_entries: int = 1 << 20
+) -> list[int]:
+    """The exact values of many open positions, in order, on `threads` threads (None: all cores)."""
+    return solve_values(list(states), threads, tt_entries)
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One legal move's mean value over the worlds, and the standard error of that mean."""
+
+    move: Move
+    mean: float
+    stderr: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A seat's legal moves with their values averaged over determinized worlds.
+
+    Attributes:
+        seat: the seat whose view was used (the seat to move).
+        worlds: worlds solved (1 when `exact`).
+        exact: nothing relevant was hidden (e.g. the last round with 2 players), so the values
+            are the exact solution.
+        moves: one `MoveStat` per legal move, in `legal_moves()` order.
+    """
+
+    seat: int
+    worlds: int
+    exact: bool
+    moves: list[MoveStat]
+
+    @property
+    def best_move(self) -> Move:
+        """The move with the highest mean value (the first one on a tie)."""
+        return max(self.moves, key=lambda m: m.mean).move
+
+    def __str__(self) -> str:
+        head = f"seat {self.seat}, " + ("exact" if self.exact else f"{self.worlds} worlds")
+        width = max((len(str(m.move)) for m in self.moves), default=4)
+        rows = [head]
+        for m in sorted(self.moves, key=lambda m: -m.mean):
+            err = "" if self.exact else f" ± {1.96 * m.stderr:.2f}"
+            rows.append(f"  {m.move!s:<{width}}  {m.mean:+.2f}{err}")
+        return "\n".join(rows)
+
+
+def _analysis(
+    seat: int, worlds: int, raw: tuple[list[Move], list[float], list[float], bool]
+) -> Analysis:
+    moves, means, errs, exact = raw
+    stats = [MoveStat(m, v, e) for m, v, e in zip(moves, means, errs, strict=True)]
+    return Analysis(seat=seat, worlds=1 if exact else worlds, exact=exact, moves=stats)
+
+
+def analyze(
+    state: State,
+    seat: int | None = None,
+    *,
+    worlds: int = 100,
+    seed: int = 0,
+    tt_entries: int = 1 << 20,
+) -> Analysis:
+    """The seat to move's legal moves valued over `worlds` positions consistent with its view.
+
+    Each world deals the cards `seat` cannot see uniformly to the other hands and the stock, and
+    is solved exactly; only `state.view(seat)` is used.
+
+    Args:
+        state: the position (its hidden cards are not read).
+        seat: the seat to move (the default); another seat is refused.
+        worlds: worlds to draw, >= 1.
+        seed: the seed of the draws; the same seed gives the same analysis.
+        tt_entries: transposition-table entries.
+    """
+    if seat is None:
+        if state.to_move is None:
+            raise_hand_over()
+        seat = int(state.to_move)  # type: ignore[arg-type]
+    return _analysis(seat, worlds, analyze_raw(state, seat, worlds, seed, tt_entries))
+
+
+def raise_hand_over() -> None:
+    """Raises the error of a query on a finished hand."""
+    from capturefast.errors import IllegalMoveError
+
+    raise IllegalMoveError("the hand is over: nothing to analyze")
+
+
+def analyze_many(
+    states: Sequence[State],
+    *,
+    worlds: int = 100,
+    seed: int = 0,
+    threads: int | None = None,
+    tt_entries: int = 1 << 20,
+) -> list[Analysis]:
+    """`analyze` for many positions (each for its seat to move) on `threads` threads."""
+    raws = analyze_many_raw(list(states), worlds, seed, threads, tt_entries)
+    out = []
+    for s, raw in zip(states, raws, strict=True):
+        out.append(_analysis(int(s.to_move or 0), worlds, raw))
+    return out
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One move of a reviewed hand.
+
+    Attributes:
+        ply: 0-based index of the move in the hand.
+        seat: the seat that played it.
+        move: the move played.
+        value: its value for the mover's side (exact, all cards known).
+        best_value: the value of the best move there.
+        best_moves: the moves reaching `best_value`.
+        loss: `best_value - value` (0 for a best move).
+    """
+
+    ply: int
+    seat: int
+    move: Move
+    value: int
+    best_value: int
+    best_moves: list[Move]
+
+    @property
+    def loss(self) -> int:
+        return self.best_value - self.value
+
+
+def review(
+    state: State, moves: Iterable[Move | str], *, tt_entries: int = 1 << 20
+) -> list[ReviewRow]:
+    """Values each move of a played hand against the best alternative, all cards known.
+
+    Args:
+        state: the position the moves start from (e.g. a fresh deal from `State.new`).
+        moves: the moves played, in order (Moves or their notation).
+
+    Raises:
+        IllegalMoveError: if a move is not legal where it is played.
+    """
+    rows = []
+    for ply, mv in enumerate(moves):
+        if state.hand_over:
+            raise_hand_over()
+        sol = solve(state, tt_entries=tt_entries)
+        played = Move(mv) if isinstance(mv, str) else mv
+        nxt = state.play(played)  # checks legality
+        value = sol.move_values[played]
+        rows.append(
+            ReviewRow(
+                ply=ply,
+                seat=int(state.to_move),  # type: ignore[arg-type]
+                move=played,
+                value=value,
+                best_value=sol.value,
+                best_moves=sol.best_moves,
+            )
+        )
+        state = nxt
+    return rows

@@ -1,0 +1,294 @@
+//! Solver queries: `solve` (an open position), `analyze` (a position as one seat sees it) and
+//! their batch forms. Every call releases the GIL; batch forms split the positions over threads,
+//! each with its own transposition table, and return results in input order.
+
+use capturefast_core::solve::{self as core_solve, Solver};
+use capturefast_core::{Move, Rules, State};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert;
+use crate::detached;
+use crate::errors::{IllegalMoveError, py as check};
+use crate::state::PyState;
+
+/// Default transposition-table entries per solver.
+const DEFAULT_TT: usize = 1 << 20;
+
+/// The exact value of an open position for the side to move, and of each legal move.
+#[pyclass(frozen, module = "capturefast", name = "Solution")]
+pub struct PySolution {
+    value: i32,
+    moves: Vec<(Move, bool, i32)>,
+    nodes: u64,
+}
+
+fn move_py(mv: Move, sweep: bool) -> crate::game::PyMove {
+    crate::game::PyMove { mv, sweep }
+}
+
+#[pymethods]
+impl PySolution {
+    /// Points of the side to move minus the other side's at the end of the hand, with best play.
+    #[getter]
+    fn value(&self) -> i32 {
+        self.value
+    }
+
+    /// Each legal move (in `legal_moves()` order) mapped to its value for the side to move.
+    #[getter]
+    fn move_values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &(mv, sweep, v) in &self.moves {
+            d.set_item(move_py(mv, sweep), v)?;
+        }
+        Ok(d)
+    }
+
+    /// The moves that reach the value.
+    #[getter]
+    fn best_moves(&self) -> Vec<crate::game::PyMove> {
+        self.moves
+            .iter()
+            .filter(|&&(_, _, v)| v == self.value)
+            .map(|&(mv, sweep, _)| move_py(mv, sweep))
+            .collect()
+    }
+
+    /// Search nodes visited.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn __repr__(&self) -> String {
+        let best: Vec<String> = self
+            .moves
+            .iter()
+            .filter(|&&(_, _, v)| v == self.value)
+            .map(|&(mv, _, _)| mv.to_string())
+            .collect();
+        format!(
+            "Solution(value={}, best_moves=[{}], nodes={})",
+            self.value,
+            best.join(", "),
+            self.nodes
+        )
+    }
+}
+
+fn check_open(state: &State) -> PyResult<()> {
+    if state.hand_over() {
+        return Err(IllegalMoveError::new_err(
+            "the hand is over: nothing to solve",
+        ));
+    }
+    Ok(())
+}
+
+fn solve_one(
+    solver: &mut Solver,
+    rules: &Rules,
+    state: &State,
+) -> Result<PySolution, capturefast_core::Error> {
+    let s = solver.solve(rules, state)?;
+    let moves = s
+        .move_values
+        .iter()
+        .map(|&(mv, v)| (mv, state.is_sweep(rules, mv), v))
+        .collect();
+    Ok(PySolution {
+        value: s.value,
+        moves,
+        nodes: s.nodes,
+    })
+}
+
+/// Solves an open position exactly: every card, and the order of the stock, are known.
+#[pyfunction]
+#[pyo3(signature = (state, tt_entries = DEFAULT_TT))]
+pub fn solve(
+    py: Python<'_>,
+    state: &Bound<'_, PyState>,
+    tt_entries: usize,
+) -> PyResult<PySolution> {
+    let st = state.get();
+    check_open(&st.state)?;
+    let rules = st.rules.0.clone();
+    let s = st.state;
+    check(detached(py, move || {
+        solve_one(&mut Solver::new(tt_entries), &rules, &s)
+    }))
+}
+
+/// Splits `items` over `threads` workers, each with its own solver; results in input order.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    tt_entries: usize,
+    f: impl Fn(&mut Solver, &T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let f = &f;
+                scope.spawn(move || {
+                    let mut solver = Solver::new(tt_entries);
+                    part.iter().map(|x| f(&mut solver, x)).collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a solver thread panicked"))
+            .collect()
+    })
+}
+
+fn thread_count(threads: Option<usize>) -> usize {
+    threads
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+}
+
+/// The exact values of many open positions (for their sides to move), on `threads` threads
+/// (None: every core), in input order.
+#[pyfunction]
+#[pyo3(signature = (states, threads = None, tt_entries = DEFAULT_TT))]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+pub fn solve_values(
+    py: Python<'_>,
+    states: Vec<Bound<'_, PyState>>,
+    threads: Option<usize>,
+    tt_entries: usize,
+) -> PyResult<Vec<i32>> {
+    let mut items = Vec::with_capacity(states.len());
+    for s in &states {
+        let g = s.get();
+        check_open(&g.state)?;
+        items.push((g.rules.0.clone(), g.state));
+    }
+    let n = thread_count(threads);
+    let out = detached(py, move || {
+        parallel(&items, n, tt_entries, |solver, (rules, state)| {
+            solver.value(rules, state)
+        })
+    });
+    out.into_iter().map(check).collect()
+}
+
+/// One seat's analysis: `(moves, means, stderrs, exact)` over `worlds` determinized worlds.
+type Analysis = (Vec<crate::game::PyMove>, Vec<f64>, Vec<f64>, bool);
+
+/// The core's analysis rows `(move, sweep, mean, stderr)` and whether it was exact.
+type CoreAnalysis = (Vec<(Move, bool, f64, f64)>, bool);
+
+fn analyze_one(
+    solver: &mut Solver,
+    rules: &Rules,
+    state: &State,
+    seat: u8,
+    worlds: u32,
+    seed: u64,
+) -> Result<CoreAnalysis, capturefast_core::Error> {
+    let view = state.view(seat);
+    let exact = core_solve::is_open(&view);
+    let rows = core_solve::analyze(rules, &view, worlds, seed, solver)?;
+    Ok((
+        rows.into_iter()
+            .map(|(mv, m, e)| (mv, state.is_sweep(rules, mv), m, e))
+            .collect(),
+        exact,
+    ))
+}
+
+fn analysis_py(r: CoreAnalysis) -> Analysis {
+    let (rows, exact) = r;
+    let moves = rows.iter().map(|&(mv, sw, _, _)| move_py(mv, sw)).collect();
+    let means = rows.iter().map(|r| r.2).collect();
+    let errs = rows.iter().map(|r| r.3).collect();
+    (moves, means, errs, exact)
+}
+
+fn check_seat(state: &State, seat: i64) -> PyResult<u8> {
+    let s = convert::seat_num(seat, state.num_players(), "seat")?;
+    if state.to_move() != Some(s) {
+        return Err(IllegalMoveError::new_err(format!(
+            "analyze looks at the moves of the seat to move ({}), got seat: {s}",
+            state
+                .to_move()
+                .map_or("none".to_string(), |m| m.to_string())
+        )));
+    }
+    Ok(s)
+}
+
+/// The seat to move's legal moves, each with its mean value and standard error over `worlds`
+/// positions drawn uniformly among those consistent with what `seat` sees, each solved exactly.
+/// Returns `(moves, means, stderrs, exact)`; `exact` when nothing relevant is hidden (one world).
+#[pyfunction]
+#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT))]
+pub fn analyze_raw(
+    py: Python<'_>,
+    state: &Bound<'_, PyState>,
+    seat: i64,
+    worlds: u32,
+    seed: u64,
+    tt_entries: usize,
+) -> PyResult<Analysis> {
+    let st = state.get();
+    check_open(&st.state)?;
+    let seat = check_seat(&st.state, seat)?;
+    if worlds == 0 {
+        return Err(crate::errors::VariantError::new_err(
+            "worlds must be at least 1, got: 0",
+        ));
+    }
+    let rules = st.rules.0.clone();
+    let s = st.state;
+    let r = detached(py, move || {
+        analyze_one(&mut Solver::new(tt_entries), &rules, &s, seat, worlds, seed)
+    });
+    Ok(analysis_py(check(r)?))
+}
+
+/// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads.
+#[pyfunction]
+#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT))]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+pub fn analyze_many_raw(
+    py: Python<'_>,
+    states: Vec<Bound<'_, PyState>>,
+    worlds: u32,
+    seed: u64,
+    threads: Option<usize>,
+    tt_entries: usize,
+) -> PyResult<Vec<Analysis>> {
+    if worlds == 0 {
+        return Err(crate::errors::VariantError::new_err(
+            "worlds must be at least 1, got: 0",
+        ));
+    }
+    let mut items = Vec::with_capacity(states.len());
+    for (i, s) in states.iter().enumerate() {
+        let g = s.get();
+        check_open(&g.state)?;
+        let seat = g.state.to_move().expect("checked open");
+        items.push((
+            g.rules.0.clone(),
+            g.state,
+            seat,
+            capturefast_core::Rng::derive(seed, i as u64),
+        ));
+    }
+    let n = thread_count(threads);
+    let out = detached(py, move || {
+        parallel(&items, n, tt_entries, |solver, (rules, state, seat, s)| {
+            analyze_one(solver, rules, state, *seat, worlds, *s)
+        })
+    });
+    out.into_iter().map(|r| check(r).map(analysis_py)).collect()
+}

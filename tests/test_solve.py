@@ -1,0 +1,243 @@
+"""The exact solver against a plain full minimax over the reference engine, and the query API.
+
+`reference.minimax` shares no code with the core: it plays every line of play with the Python
+reference engine. The solver's value and every move's value must equal it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from typing import Any
+
+import capturefast as cf
+import pytest
+from reference import RefRules, RefState, format_move, minimax
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("scopa", 2, {}),
+    ("scopa", 4, {}),
+    ("escoba", 2, {}),
+    ("escoba", 4, {}),
+    ("chkobba", 2, {}),
+    ("chkobba", 4, {}),
+    ("scopa", 2, {"last_play_sweep": "counts"}),
+    ("chkobba", 2, {"chkobba_face_values": "italian", "last_play_sweep": "counts"}),
+]
+
+
+def cards_left(state: cf.State) -> int:
+    return sum(len(h) for h in state.hands) + state.stock_size
+
+
+def position_with(rules: cf.Rules, seed: int, left: int) -> cf.State:
+    """A position from a random deal played randomly until `left` plays remain."""
+    rng = random.Random(seed)
+    state = cf.State.new(rules, seed=seed)
+    while state.phase == "cut" or cards_left(state) > left:
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def to_reference(state: cf.State, game: str, players: int, options: dict[str, Any]) -> RefState:
+    return RefState.from_position(
+        RefRules(game, players, **options),
+        hands=[[str(c) for c in h] for h in state.hands],
+        table=[str(c) for c in state.table],
+        stock=[str(c) for c in state.stock],
+        to_move=int(state.to_move),  # type: ignore[arg-type]
+        dealer=state.dealer,
+        last_capturer=state.last_capturer,
+        piles=[[str(c) for c in p] for p in state.piles],
+        sweeps=list(state.sweeps),
+        scores=list(state.scores),
+    )
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CONFIGS)
+@pytest.mark.parametrize("left", [4, 6])
+def test_solver_equals_plain_minimax(
+    game: str, players: int, options: dict[str, Any], left: int
+) -> None:
+    rules = cf.Rules(game, players=players, **options)
+    for seed in range(20):
+        state = position_with(rules, seed, left)
+        sol = cf.solve(state)
+        ref = to_reference(state, game, players, options)
+        expected = minimax.move_values(ref)
+        got = {str(m): v for m, v in sol.move_values.items()}
+        assert got == {format_move(m): v for m, v in expected.items()}, (seed, str(state))
+        assert sol.value == max(expected.values())
+        assert {str(m) for m in sol.best_moves} == {
+            format_move(m) for m, v in expected.items() if v == sol.value
+        }
+        assert sol.nodes > 0
+
+
+def test_solve_many_matches_solve() -> None:
+    rules = cf.Rules.escoba()
+    states = [position_with(rules, s, 9) for s in range(12)]
+    assert cf.solve_many(states, threads=2) == [cf.solve(s).value for s in states]
+    assert cf.solve_many(states, threads=1) == cf.solve_many(states, threads=2)
+
+
+def test_last_round_with_two_players_is_analyzed_exactly() -> None:
+    rules = cf.Rules.scopa()
+    for seed in range(10):
+        state = position_with(rules, seed, 5)
+        assert state.stock_size == 0
+        an = cf.analyze(state, worlds=50, seed=seed)
+        assert an.exact and an.worlds == 1
+        sol = cf.solve(state)
+        assert {str(m.move): m.mean for m in an.moves} == {
+            str(m): float(v) for m, v in sol.move_values.items()
+        }
+        assert all(m.stderr == 0 for m in an.moves)
+
+
+def hidden_swap(state: cf.State) -> cf.State:
+    """The same position but for one card swapped between the opponent's hand and the stock."""
+    hands = [[str(c) for c in h] for h in state.hands]
+    stock = [str(c) for c in state.stock]
+    opp = (int(state.to_move) + 1) % state.num_players  # type: ignore[arg-type]
+    hands[opp][0], stock[0] = stock[0], hands[opp][0]
+    return cf.State.from_position(
+        state.rules,
+        hands=hands,
+        table=state.table,
+        stock=stock,
+        to_move=int(state.to_move),  # type: ignore[arg-type]
+        dealer=state.dealer,
+        last_capturer=state.last_capturer,
+        piles=state.piles,
+        sweeps=state.sweeps,
+        scores=state.scores,
+    )
+
+
+def test_analyze_reads_only_the_view() -> None:
+    rules = cf.Rules.chkobba()
+    for seed in range(4):
+        state = position_with(rules, seed, 20)
+        other = hidden_swap(state)
+        assert other != state
+        a = cf.analyze(state, worlds=8, seed=seed)
+        b = cf.analyze(other, worlds=8, seed=seed)
+        assert not a.exact
+        assert a == b
+        assert [m.move for m in a.moves] == state.legal_moves()
+        assert a.best_move in state.legal_moves()
+
+
+def test_analyze_is_seeded() -> None:
+    state = position_with(cf.Rules.scopa(), 3, 16)
+    assert cf.analyze(state, worlds=6, seed=1) == cf.analyze(state, worlds=6, seed=1)
+    many = cf.analyze_many([state, state], worlds=6, seed=1, threads=2)
+    assert len(many) == 2 and all(a.moves[0].move == state.legal_moves()[0] for a in many)
+
+
+def test_review_of_a_played_hand() -> None:
+    rules = cf.Rules.scopa()
+    start = position_with(rules, 5, 12)
+    rng = random.Random(5)
+    state, moves = start, []
+    while not state.hand_over:
+        mv = rng.choice(state.legal_moves())
+        moves.append(mv)
+        state = state.play(mv)
+    rows = cf.review(start, moves)
+    assert [r.move for r in rows] == moves
+    for r in rows:
+        assert r.value <= r.best_value and r.loss >= 0
+        assert (r.loss == 0) == (r.move in r.best_moves)
+    # Best play from the start reaches the solver's value at the end of the hand.
+    assert rows[0].best_value == cf.solve(start).value
+
+
+def test_solver_errors() -> None:
+    state = position_with(cf.Rules.scopa(), 1, 6)
+    while not state.hand_over:
+        state = state.play(state.legal_moves()[0])
+    with pytest.raises(cf.IllegalMoveError):
+        cf.solve(state)
+    live = position_with(cf.Rules.scopa(), 1, 8)
+    not_to_move = 1 - int(live.to_move)  # type: ignore[arg-type]
+    with pytest.raises(cf.IllegalMoveError, match="seat"):
+        cf.analyze(live, seat=not_to_move)
+    with pytest.raises(cf.VariantError, match="worlds"):
+        cf.analyze(live, worlds=0)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "capturefast", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_cli_solve_prints_every_move_with_its_value() -> None:
+    # Chkobba, last round: seat 1 leads with QH (8) and 3C onto 2D + 6S (the seed's example
+    # sweep); seat 0, the dealer, holds KC and 5H; every other card is in side 0's pile.
+    args = ["solve", "--game", "chkobba", "--hand", "0=KC 5H", "--hand", "1=QH 3C"]
+    args += ["--table", "2D 6S", "--to-move", "1", "--dealer", "0", "--last-capturer", "0"]
+    out = run_cli(*args, "--rest-to", "0", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    values = {m["move"]: m["value"] for m in data["moves"]}
+    assert set(values) == {"QH x 2D+6S", "3C"}
+    assert data["value"] == max(values.values())
+    assert set(data["best_moves"]) == {m for m, v in values.items() if v == data["value"]}
+    # The same position through the API gives the same numbers.
+    state = cf.State.from_position(
+        cf.Rules.chkobba(),
+        hands=[["KC", "5H"], ["QH", "3C"]],
+        table=["2D", "6S"],
+        to_move=1,
+        dealer=0,
+        last_capturer=0,
+        piles=[
+            [
+                c
+                for c in map(str, map(cf.Card, range(40)))
+                if c not in {"KC", "5H", "QH", "3C", "2D", "6S"}
+            ],
+            [],
+        ],
+    )
+    assert {str(m): v for m, v in cf.solve(state).move_values.items()} == values
+    text = run_cli(*args, "--rest-to", "0")
+    assert text.returncode == 0 and "QH x 2D+6S" in text.stdout and "3C" in text.stdout
+
+
+def test_cli_analyze_and_bad_positions() -> None:
+    state = position_with(cf.Rules.scopa(), 2, 12)
+    seat = int(state.to_move)  # type: ignore[arg-type]
+    args = [
+        "analyze",
+        "--game",
+        "scopa",
+        "--hand",
+        f"{seat}=" + " ".join(map(str, state.hands[seat])),
+        "--table",
+        " ".join(map(str, state.table)),
+        "--to-move",
+        str(seat),
+        "--dealer",
+        str(state.dealer),
+        "--stock-size",
+        str(state.stock_size),
+        "--pile",
+        "0=" + " ".join(map(str, state.piles[0])),
+        "--pile",
+        "1=" + " ".join(map(str, state.piles[1])),
+        "--worlds",
+        "5",
+    ]
+    if state.last_capturer is not None:
+        args += ["--last-capturer", str(state.last_capturer)]
+    out = run_cli(*args)
+    assert out.returncode == 0, out.stderr
+    assert "5 worlds" in out.stdout
+    bad = run_cli("solve", "--hand", "0=7D", "--hand", "1=7D", "--to-move", "0")
+    assert bad.returncode == 2 and "7D" in bad.stderr
