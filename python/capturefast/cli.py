@@ -174,9 +174,8 @@ def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
-def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
-    """Options shared by the subcommands."""
-    names = ", ".join(bot_names())
+def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None:
+    """Game, players and variant options (`game_all`: also "all" games and both counts)."""
     if game_all:
         s.add_argument("--game", choices=(*GAMES, "all"), default="all")
         s.add_argument("--players", type=int, choices=(0, 2, 4), default=0, help="0 = both")
@@ -192,6 +191,12 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
         metavar="NAME=VALUE",
         help="a variant option in the spec's words, e.g. -o target=21 (repeatable)",
     )
+
+
+def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
+    """Options shared by the simulation subcommands."""
+    names = ", ".join(bot_names())
+    _game_options(s, game_all=game_all)
     s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0)
     s.add_argument(
         "--threads", type=_int_in(0, 1024), default=0, help="worker threads; 0 = every core"
@@ -206,21 +211,6 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
     s.epilog = f"bots: {names}"
-
-
-def _position_common(s: argparse.ArgumentParser) -> None:
-    """Game, players and variant options for a position."""
-    s.add_argument("--game", choices=GAMES, default="scopa")
-    s.add_argument("--players", type=int, choices=(2, 4), default=2)
-    s.add_argument(
-        "-o",
-        "--option",
-        type=_option,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a variant option in the spec's words, e.g. -o last_play_sweep=counts",
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -264,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _common(t, game_all=False)
     t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
     t.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair")
-    add_solver_parsers(sub, _position_common)
+    add_solver_parsers(sub, _game_options)
     args = p.parse_args(argv)
     try:
         if args.command == "simulate":
