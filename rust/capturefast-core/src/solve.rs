@@ -226,7 +226,7 @@ impl Solver {
         let mut moves = Vec::new();
         state.legal_moves(rules, &mut moves);
         let mut move_values = Vec::with_capacity(moves.len());
-        let mut guess = 0;
+        let mut guess = self.guess(rules, state, salt);
         for &mv in &moves {
             let v = self.move_value(rules, state, mv, salt, me, &mut guess);
             move_values.push((mv, past + v));
@@ -243,8 +243,8 @@ impl Solver {
         })
     }
 
-    /// The exact value of `state` for the side to move (the same as `solve(..).value`, found
-    /// with null-window searches only).
+    /// The exact value of `state` for the side to move: `solve(..).value`, found by narrow-window
+    /// searches of the root alone (MTD(f)), without the value of every move.
     pub fn value(&mut self, rules: &Rules, state: &State) -> Result<i32, Error> {
         self.prepare(rules, state)?;
         let me = Rules::side(state.to_move().expect("the hand is not over"));
@@ -285,16 +285,17 @@ impl Solver {
         v
     }
 
-    /// A first guess for MTD(f): the table's bounds if it knows the position, else 0.
+    /// A first guess of the future value of `state` for MTD(f): a bound the table holds for it,
+    /// else the categories its side to move leads.
     fn guess(&self, rules: &Rules, state: &State, salt: u64) -> i32 {
         if state.phase() == Phase::Cut {
             return 0;
         }
-        let key = position_key(rules, state, salt);
-        self.probe(key).map_or_else(
-            || lead(rules, state),
-            |e| (i32::from(e.lower) + i32::from(e.upper)).div_euclid(2),
-        )
+        match self.probe(position_key(rules, state, salt)) {
+            Some(e) if e.lower > -INF as i8 => i32::from(e.lower),
+            Some(e) if e.upper < INF as i8 => i32::from(e.upper),
+            _ => lead(rules, state),
+        }
     }
 
     /// The exact value of `state` by MTD(f): a first search with the narrowest window that can
@@ -1063,6 +1064,11 @@ impl PimcBot {
             rng: Rng::new(seed),
             solver: None,
         }
+    }
+
+    /// Search nodes its solver has visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.solver.as_ref().map_or(0, Solver::nodes)
     }
 }
 

@@ -144,7 +144,7 @@ fn four_players_match_the_minimax() {
 }
 
 #[test]
-#[ignore = "minutes: the minimax of 15 to 18 plays is slow; run with --release --ignored"]
+#[ignore = "about 20 min: a plain minimax of 15 to 18 plays is slow; run with --release --ignored"]
 fn deep_positions_match_the_minimax() {
     let mut solver = Solver::new(1 << 16);
     let mut total = 0;
@@ -485,7 +485,13 @@ fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
                         })
                         .collect()
                 };
-                let mut a = State::new(&rules, seed);
+                // Whole hands from the deal (the cut included) when optimised; the last 12
+                // plays in debug builds, where early decisions take seconds.
+                let mut a = if cfg!(debug_assertions) {
+                    position_with(&rules, 12, &mut Rng::new(seed))
+                } else {
+                    State::new(&rules, seed)
+                };
                 let mut b = a;
                 let first = play_hand(&rules, &mut a, &mut build());
                 let second = play_hand(&rules, &mut b, &mut build());
@@ -493,10 +499,10 @@ fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
             }
         }
     }
-    // The built-in kind.
+    // The built-in kind, on the last rounds of a Chkobba hand.
     assert_eq!(BotKind::from_name("pimc").unwrap(), BotKind::Pimc);
     let rules = Rules::profile(Game::Chkobba, 2).unwrap();
-    let mut state = State::new(&rules, 1);
+    let mut state = position_with(&rules, 12, &mut Rng::new(1));
     let mut bots = vec![BotKind::Pimc.build(1), BotKind::Pimc.build(2)];
     play_hand(&rules, &mut state, &mut bots);
 }
