@@ -240,6 +240,10 @@ fn sweep_value(rules: &Rules, total: u32) -> Option<u8> {
     match rules.capture_mode() {
         CaptureMode::EqualThenSum => (total <= 10).then_some(total as u8),
         CaptureMode::Fifteen => (5..15).contains(&total).then(|| 15 - total as u8),
+        // Either way sweeps; the heuristic weighs the matching one when it exists.
+        CaptureMode::MatchOrFifteen => (total <= 10)
+            .then_some(total as u8)
+            .or_else(|| (5..15).contains(&total).then(|| 15 - total as u8)),
     }
 }
 
@@ -362,6 +366,7 @@ impl Bot for GreedyBot {
                 let caps_total = match rules.capture_mode() {
                     CaptureMode::EqualThenSum => v,
                     CaptureMode::Fifteen => 15 - v,
+                    CaptureMode::MatchOrFifteen => rules.total(caps),
                 };
                 let mut s =
                     G_CARD * taken.len() as i32 + G_COIN * (taken & CardSet::COINS).len() as i32;

@@ -5,7 +5,7 @@
 
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::variant::{CaptureMode, Game, Rules};
+use crate::variant::{CaptureMode, OpeningSweeps, Rules};
 
 /// What the opening table means (S5, K6, E5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,19 +194,29 @@ impl Rules {
             // E7: played card plus table cards totalling 15; values are at most 10, so the set
             // is never empty.
             CaptureMode::Fifteen => table.for_each_sum(15 - v, emit),
+            CaptureMode::MatchOrFifteen => {
+                let equal = table.table() & self.cards_of_value(v);
+                if equal.is_empty() {
+                    table.for_each_sum(v, emit);
+                } else {
+                    for c in equal {
+                        emit(CardSet::single(c));
+                    }
+                }
+                table.for_each_sum(15 - v, emit);
+            }
         }
     }
 
     /// The opening-table rule for the four face-up cards of a deal.
     pub fn opening(&self, table: CardSet) -> Opening {
         let mut dealer_sweeps = 0;
-        if self.game() == Game::Escoba {
+        let sweeps = self.options().opening_sweeps;
+        if sweeps != OpeningSweeps::Off {
             // E5: the sum of all four decides; E-A1 / V-E4 for an unsplittable 30.
             match self.total(table) {
                 15 => dealer_sweeps = 1,
-                30 if !self.options().initial_30_requires_partition
-                    || self.splits_in_two_15s(table) =>
-                {
+                30 if sweeps == OpeningSweeps::Sum || self.splits_in_two_15s(table) => {
                     dealer_sweeps = 2;
                 }
                 _ => {}
@@ -353,7 +363,7 @@ mod tests {
                 .collect();
             let sum = rules.total(sub);
             let ok = match rules.capture_mode() {
-                CaptureMode::Fifteen => sum + v == 15,
+                CaptureMode::Fifteen | CaptureMode::MatchOrFifteen => sum + v == 15,
                 CaptureMode::EqualThenSum => {
                     let has_equal = table.iter().any(|c| u32::from(rules.value(c)) == v);
                     if has_equal {

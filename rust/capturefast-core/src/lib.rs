@@ -35,6 +35,7 @@ pub use score::{HandScore, PRIMIERA_POINTS, SideCounts};
 pub use solve::{PimcBot, Solution, Solver, analyze, determinize, is_open};
 pub use state::{Phase, Position, State};
 pub use variant::{
-    CaptureMode, FaceValues, Game, HAND_SIZE, LastPlaySweep, MissingSuit, OPENING_TABLE,
-    OPTION_NAMES, OptionValue, Options, PrimeCategory, Redeal, Rules,
+    Bermila, CaptureMode, Deal, Deck, Direction, FaceValues, Game, HAND_SIZE, LastPlaySweep,
+    MissingSuit, OPENING_TABLE, OPTION_NAMES, OpeningSweeps, OptionValue, Options, PrimeCategory,
+    PrimieraFigures, PrimieraMode, Redeal, Rules, Word,
 };

@@ -44,51 +44,171 @@ impl Game {
     }
 }
 
-/// How a played card captures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CaptureMode {
-    /// An equal-value table card if there is one (S7, K9a), otherwise a set summing to the value.
-    EqualThenSum,
-    /// The played card plus table cards totalling 15 (E7).
-    Fifteen,
+/// Declares an option whose value is one of a few words, with the words in one place.
+macro_rules! word_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $word:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vm])* $var),+
+        }
+
+        impl Word for $name {
+            const ALL: &'static [$name] = &[$($name::$var),+];
+            fn word(self) -> &'static str {
+                match self {
+                    $($name::$var => $word),+
+                }
+            }
+        }
+    };
 }
 
-/// Whether a sweep made by the final play of the hand scores (S-A4, K11, V-S5, V-K7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LastPlaySweep {
-    /// The final play never scores a sweep (default for Scopa and Chkobba).
-    Void,
-    /// It scores like any other sweep.
-    Counts,
+/// An option value spelled as a word (`void`, `clockwise`, ...).
+pub trait Word: Copy + 'static {
+    /// Every value, in the order the documentation lists them.
+    const ALL: &'static [Self];
+    /// The value's word.
+    fn word(self) -> &'static str;
 }
 
-/// A side lacking a suit in the primiera / setenta (S-A2, V-S4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MissingSuit {
-    /// No valid primiera; valid beats invalid, both invalid: nobody.
-    Invalid,
-    /// The missing suit counts 0 and sums are compared.
-    Zero,
+word_enum! {
+    /// How a played card captures (`capture`; S7, K9, E7, V-S11, V-S12).
+    CaptureMode {
+        /// An equal-value table card if there is one (S7, K9a), otherwise a set summing to the
+        /// value.
+        EqualThenSum = "match",
+        /// The played card plus table cards totalling 15 (E7).
+        Fifteen = "fifteen",
+        /// Either of the above, the player's choice (Cirulla, Scopa a 15 with matching).
+        MatchOrFifteen = "match_or_fifteen",
+    }
 }
 
-/// When the opening table is redealt (S5, K6, V-K4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Redeal {
-    /// Never.
-    Off,
-    /// Three or more kings.
-    ThreeKings,
-    /// Three or more cards of one rank.
-    ThreeOfARank,
+word_enum! {
+    /// Whether a sweep made by the final play of the hand scores (S-A4, K11, V-S5, V-K7).
+    LastPlaySweep {
+        /// The final play never scores a sweep (default).
+        Void = "void",
+        /// It scores like any other sweep.
+        Counts = "counts",
+    }
 }
 
-/// Chkobba's face values (V-K1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FaceValues {
-    /// Q=8, J=9, K=10.
-    Tunisian,
-    /// J=8, Q=9, K=10.
-    Italian,
+word_enum! {
+    /// A side lacking a suit in the primiera / setenta (S-A2, V-S4).
+    MissingSuit {
+        /// No valid primiera; valid beats invalid, both invalid: nobody.
+        Invalid = "invalid",
+        /// The missing suit counts 0 and sums are compared.
+        Zero = "zero",
+    }
+}
+
+word_enum! {
+    /// When the opening table is redealt (S5, K6, V-K4, V-S8, V-S12).
+    Redeal {
+        /// Never.
+        Off = "off",
+        /// Three or more kings.
+        ThreeKings = "three_kings",
+        /// Three or more cards of one rank.
+        ThreeOfARank = "three_of_a_rank",
+        /// Two or more aces (Cirulla).
+        TwoAces = "two_aces",
+        /// Any ace (scopa d'assi).
+        AnyAce = "any_ace",
+    }
+}
+
+word_enum! {
+    /// Chkobba's face values (V-K1).
+    FaceValues {
+        /// Q=8, J=9, K=10.
+        Tunisian = "tunisian",
+        /// J=8, Q=9, K=10.
+        Italian = "italian",
+    }
+}
+
+word_enum! {
+    /// The direction of play, dealing and the passing of the deal (V-K6).
+    Direction {
+        /// Seat `s + 1` follows seat `s` (the seeds' direction).
+        Counterclockwise = "counterclockwise",
+        /// Seat `s - 1` follows seat `s`.
+        Clockwise = "clockwise",
+    }
+}
+
+word_enum! {
+    /// How the cards are dealt (G3, V-S9, V-S10).
+    Deal {
+        /// 3 each per round, 4 on the opening table, later rounds from the stock.
+        Standard = "standard",
+        /// Scopone: 9 each and 4 on the table, one round (4 players).
+        Scopone = "scopone",
+        /// Scopone scientifico: 10 each, no table, one round (4 players).
+        Scientifico = "scientifico",
+    }
+}
+
+word_enum! {
+    /// The dealer's sweeps from the opening table (E5, V-E4, V-S12).
+    OpeningSweeps {
+        /// None.
+        Off = "off",
+        /// Total 15: 1 sweep; total 30: 2 sweeps.
+        Sum = "sum",
+        /// As `sum`, but 30 counts only if it splits into two groups of 15 (E-A1 variant).
+        Partition = "partition",
+    }
+}
+
+word_enum! {
+    /// How the primiera / setenta category is decided (V-S3, V-E1, V-E2).
+    PrimieraMode {
+        /// The higher primiera total.
+        Table = "table",
+        /// More sevens, then sixes, aces, fives, fours, threes, twos.
+        MostSevens = "most_sevens",
+        /// A side with 3 or more sevens wins outright; otherwise the table.
+        ThreeSevens = "three_sevens",
+    }
+}
+
+word_enum! {
+    /// Primiera points of the figures J, Q, K (V-S2).
+    PrimieraFigures {
+        /// 10 each.
+        Flat = "flat",
+        /// J 8, Q 9, K 10.
+        Graded = "graded",
+        /// 0 each.
+        Zero = "zero",
+    }
+}
+
+word_enum! {
+    /// How Chkobba's bermila is decided (K14, V-K2).
+    Bermila {
+        /// More sevens, then more sixes (the seed).
+        SevensThenSixes = "sevens_then_sixes",
+        /// More sevens, then sixes, aces, fives, fours, threes, twos.
+        Cascade = "cascade",
+        /// The standard primiera table.
+        Primiera = "primiera",
+    }
+}
+
+word_enum! {
+    /// How the J, Q, K cards are written (V-S14).
+    Deck {
+        /// J, Q, K.
+        Standard = "standard",
+        /// The numerals-only deck: 8, 9, 10.
+        Numerals = "numerals",
+    }
 }
 
 /// The fourth category of a hand's score.
@@ -121,39 +241,144 @@ impl fmt::Display for OptionValue {
     }
 }
 
-/// The options of a variant, before validation. Defaults are the seed profiles.
+/// The options of a variant, before validation (docs/variants.md). Defaults are the seed
+/// profiles.
+#[allow(clippy::struct_excessive_bools)] // Each switch is an option of the spec's catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Options {
     /// The game.
     pub game: Game,
     /// 2, or 4 in partnerships.
     pub players: u8,
-    /// Match target (S12, E12, K15).
+    /// Match target (S12, E12, K15, V-S15, V-E5, V-K3).
     pub target: u32,
+    /// Direction of play (V-K6).
+    pub direction: Direction,
+    /// The deal (V-S9, V-S10).
+    pub deal: Deal,
+    /// Opening-table redeal condition.
+    pub redeal: Redeal,
+    /// The dealer's sweeps from the opening table.
+    pub opening_sweeps: OpeningSweeps,
+    /// How a played card captures.
+    pub capture: CaptureMode,
+    /// Only the captures with the fewest cards are legal (V-S13).
+    pub fewest_cards: bool,
+    /// A card that can capture must (K-A3); off: it may also trail (V-E6).
+    pub compulsory_capture: bool,
+    /// A missed capture may be claimed by the next player (V-E7).
+    pub renuncio: bool,
+    /// An ace takes the whole table (V-S8).
+    pub ace_takes_all: bool,
+    /// With an ace on the table, a played ace captures as an ordinary card.
+    pub ace_takes_ace_only: bool,
+    /// An ace taking the whole table scores a sweep.
+    pub ace_sweep: bool,
+    /// Cirulla declarations at each deal (V-S12).
+    pub declarations: bool,
+    /// Points for a hand of three totalling less than 10.
+    pub declaration_low: u8,
+    /// Points for three of a kind.
+    pub declaration_triple: u8,
+    /// The 7 of hearts is wild in declarations.
+    pub declaration_wild: bool,
     /// Last-play sweep rule.
     pub last_play_sweep: LastPlaySweep,
+    /// How the primiera is decided.
+    pub primiera_mode: PrimieraMode,
+    /// Primiera points of the figures.
+    pub primiera_figures: PrimieraFigures,
     /// Primiera / setenta with a missing suit.
     pub primiera_missing_suit: MissingSuit,
-    /// Escoba: an opening total of 30 scores only if it splits into 15 + 15 (E-A1, V-E4).
-    pub initial_30_requires_partition: bool,
+    /// How the bermila is decided.
+    pub bermila: Bermila,
+    /// K of coins scores 1 (V-S6).
+    pub re_bello: bool,
+    /// A-2-3 of coins and its run score (V-S7).
+    pub napola: bool,
+    /// Most points a napola scores; 0 for no cap.
+    pub napola_cap: u8,
+    /// Points for J-Q-K of coins (Cirulla's grande); 0 for off.
+    pub grande: u8,
+    /// All ten coins win the match (Napoleone).
+    pub all_coins_wins: bool,
+    /// Extra points for all ten coins (V-E3).
+    pub all_coins_bonus: u8,
+    /// Points for all four sevens (V-E3).
+    pub all_sevens_bonus: u8,
     /// Chkobba face values.
     pub chkobba_face_values: FaceValues,
     /// Chkobba: the cutter keeps or tables the cut card (K5, V-K5).
     pub cut_card: bool,
-    /// Opening-table redeal condition.
-    pub redeal: Redeal,
+    /// How J, Q, K are written (V-S14).
+    pub deck: Deck,
 }
 
-/// Names of the options, in the order [`Options::to_pairs`] lists them.
-pub const OPTION_NAMES: [&str; 7] = [
+/// Names of the options, in the order [`Options::to_pairs`] lists them (docs/variants.md).
+pub const OPTION_NAMES: [&str; 32] = [
     "target",
+    "direction",
+    "deal",
+    "redeal",
+    "opening_sweeps",
+    "capture",
+    "fewest_cards",
+    "compulsory_capture",
+    "renuncio",
+    "ace_takes_all",
+    "ace_takes_ace_only",
+    "ace_sweep",
+    "declarations",
+    "declaration_low",
+    "declaration_triple",
+    "declaration_wild",
     "last_play_sweep",
+    "primiera_mode",
+    "primiera_figures",
     "primiera_missing_suit",
-    "initial_30_requires_partition",
+    "bermila",
+    "re_bello",
+    "napola",
+    "napola_cap",
+    "grande",
+    "all_coins_wins",
+    "all_coins_bonus",
+    "all_sevens_bonus",
     "chkobba_face_values",
     "cut_card",
-    "redeal",
+    "deck",
+    // Accepted on input only (see `Options::set`); never listed by `to_pairs`.
+    "initial_30_requires_partition",
 ];
+
+/// The games an option applies to; every other option applies to all three.
+fn option_games(name: &str) -> &'static [Game] {
+    match name {
+        "primiera_mode" | "primiera_figures" | "primiera_missing_suit" | "deck" => {
+            &[Game::Scopa, Game::Escoba]
+        }
+        "bermila" | "chkobba_face_values" | "cut_card" => &[Game::Chkobba],
+        "initial_30_requires_partition" => &[Game::Escoba],
+        _ => &[Game::Scopa, Game::Escoba, Game::Chkobba],
+    }
+}
+
+/// Parses a word option; `bad` builds the error naming the option.
+fn word<T: Word>(value: &OptionValue, bad: impl Fn(&str) -> Error) -> Result<T, Error> {
+    let words: Vec<&str> = T::ALL.iter().map(|w| w.word()).collect();
+    match value {
+        OptionValue::Str(s) => T::ALL
+            .iter()
+            .copied()
+            .find(|w| w.word() == s)
+            .ok_or_else(|| bad(&words.join(" or "))),
+        _ => Err(bad(&words.join(" or "))),
+    }
+}
+
+fn word_of<T: Word>(x: T) -> OptionValue {
+    OptionValue::Str(x.word().to_string())
+}
 
 impl Options {
     /// The seed profile of `game` for `players` players.
@@ -165,147 +390,235 @@ impl Options {
                 Game::Scopa => 11,
                 Game::Escoba | Game::Chkobba => 21,
             },
-            last_play_sweep: LastPlaySweep::Void,
-            primiera_missing_suit: MissingSuit::Invalid,
-            initial_30_requires_partition: false,
-            chkobba_face_values: FaceValues::Tunisian,
-            cut_card: game == Game::Chkobba,
+            direction: Direction::Counterclockwise,
+            deal: Deal::Standard,
             redeal: match game {
                 Game::Scopa => Redeal::ThreeKings,
                 Game::Escoba => Redeal::Off,
                 Game::Chkobba => Redeal::ThreeOfARank,
             },
+            opening_sweeps: if game == Game::Escoba {
+                OpeningSweeps::Sum
+            } else {
+                OpeningSweeps::Off
+            },
+            capture: if game == Game::Escoba {
+                CaptureMode::Fifteen
+            } else {
+                CaptureMode::EqualThenSum
+            },
+            fewest_cards: false,
+            compulsory_capture: true,
+            renuncio: false,
+            ace_takes_all: false,
+            ace_takes_ace_only: true,
+            ace_sweep: false,
+            declarations: false,
+            declaration_low: 3,
+            declaration_triple: 10,
+            declaration_wild: true,
+            last_play_sweep: LastPlaySweep::Void,
+            primiera_mode: PrimieraMode::Table,
+            primiera_figures: PrimieraFigures::Flat,
+            primiera_missing_suit: MissingSuit::Invalid,
+            bermila: Bermila::SevensThenSixes,
+            re_bello: false,
+            napola: false,
+            napola_cap: 0,
+            grande: 0,
+            all_coins_wins: false,
+            all_coins_bonus: 0,
+            all_sevens_bonus: 0,
+            chkobba_face_values: FaceValues::Tunisian,
+            cut_card: game == Game::Chkobba,
+            deck: Deck::Standard,
         }
     }
 
     /// Sets option `name`; the error names the option and the value.
     pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), Error> {
+        if !OPTION_NAMES.contains(&name) {
+            return Err(Error::Variant(format!(
+                "unknown option (expected one of {}): {name}",
+                OPTION_NAMES[..OPTION_NAMES.len() - 1].join(", ")
+            )));
+        }
+        let games = option_games(name);
+        if !games.contains(&self.game) {
+            let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+            return Err(Error::Variant(format!(
+                "option `{name}` applies only to {}, not to: {}",
+                names.join(" and "),
+                self.game.name()
+            )));
+        }
         let bad = |expected: &str| {
             Error::Variant(format!("option `{name}` expects {expected}, got: {value}"))
         };
-        let word = |choices: &[&str]| -> Result<usize, Error> {
-            let expected = choices.join(" or ");
-            match value {
-                OptionValue::Str(s) => choices
-                    .iter()
-                    .position(|c| c == s)
-                    .ok_or_else(|| bad(&expected)),
-                _ => Err(bad(&expected)),
-            }
+        let boolean = || match value {
+            OptionValue::Bool(b) => Ok(*b),
+            _ => Err(bad("true or false")),
         };
-        let game_only = |game: Game| -> Result<(), Error> {
-            if self.game == game {
-                Ok(())
-            } else {
-                Err(Error::Variant(format!(
-                    "option `{name}` applies only to {}, not to: {}",
-                    game.name(),
-                    self.game.name()
-                )))
-            }
+        let int = |lo: i64, hi: i64| match value {
+            OptionValue::Int(i) if (lo..=hi).contains(i) => Ok(*i),
+            _ => Err(bad(&format!("a whole number from {lo} to {hi}"))),
         };
+        let small = |hi: i64| int(0, hi).map(|i| i as u8);
         match name {
-            "target" => match value {
-                OptionValue::Int(t) if (1..=10_000).contains(t) => self.target = *t as u32,
-                _ => return Err(bad("a whole number from 1 to 10000")),
-            },
-            "last_play_sweep" => {
-                self.last_play_sweep =
-                    [LastPlaySweep::Void, LastPlaySweep::Counts][word(&["void", "counts"])?];
-            }
-            "primiera_missing_suit" => {
-                if self.game == Game::Chkobba {
-                    return Err(Error::Variant(format!(
-                        "option `{name}` applies only to scopa and escoba, not to: chkobba"
-                    )));
+            "target" => self.target = int(1, 10_000)? as u32,
+            "direction" => self.direction = word(value, bad)?,
+            "deal" => self.deal = word(value, bad)?,
+            "redeal" => self.redeal = word(value, bad)?,
+            "opening_sweeps" => self.opening_sweeps = word(value, bad)?,
+            "capture" => self.capture = word(value, bad)?,
+            "fewest_cards" => self.fewest_cards = boolean()?,
+            "compulsory_capture" => self.compulsory_capture = boolean()?,
+            "renuncio" => self.renuncio = boolean()?,
+            "ace_takes_all" => self.ace_takes_all = boolean()?,
+            "ace_takes_ace_only" => self.ace_takes_ace_only = boolean()?,
+            "ace_sweep" => self.ace_sweep = boolean()?,
+            "declarations" => self.declarations = boolean()?,
+            "declaration_low" => self.declaration_low = small(100)?,
+            "declaration_triple" => self.declaration_triple = small(100)?,
+            "declaration_wild" => self.declaration_wild = boolean()?,
+            "last_play_sweep" => self.last_play_sweep = word(value, bad)?,
+            "primiera_mode" => self.primiera_mode = word(value, bad)?,
+            "primiera_figures" => self.primiera_figures = word(value, bad)?,
+            "primiera_missing_suit" => self.primiera_missing_suit = word(value, bad)?,
+            "bermila" => self.bermila = word(value, bad)?,
+            "re_bello" => self.re_bello = boolean()?,
+            "napola" => self.napola = boolean()?,
+            "napola_cap" => {
+                let cap = small(10)?;
+                if cap == 1 || cap == 2 {
+                    return Err(bad("0 (no cap) or a whole number from 3 to 10"));
                 }
-                self.primiera_missing_suit =
-                    [MissingSuit::Invalid, MissingSuit::Zero][word(&["invalid", "zero"])?];
+                self.napola_cap = cap;
             }
+            "grande" => self.grande = small(100)?,
+            "all_coins_wins" => self.all_coins_wins = boolean()?,
+            "all_coins_bonus" => self.all_coins_bonus = small(100)?,
+            "all_sevens_bonus" => self.all_sevens_bonus = small(100)?,
+            "chkobba_face_values" => self.chkobba_face_values = word(value, bad)?,
+            "cut_card" => self.cut_card = boolean()?,
+            "deck" => self.deck = word(value, bad)?,
             "initial_30_requires_partition" => {
-                game_only(Game::Escoba)?;
-                match value {
-                    OptionValue::Bool(b) => self.initial_30_requires_partition = *b,
-                    _ => return Err(bad("true or false")),
+                if boolean()? {
+                    self.opening_sweeps = OpeningSweeps::Partition;
+                } else if self.opening_sweeps == OpeningSweeps::Partition {
+                    self.opening_sweeps = OpeningSweeps::Sum;
                 }
             }
-            "chkobba_face_values" => {
-                game_only(Game::Chkobba)?;
-                self.chkobba_face_values =
-                    [FaceValues::Tunisian, FaceValues::Italian][word(&["tunisian", "italian"])?];
-            }
-            "cut_card" => {
-                game_only(Game::Chkobba)?;
-                match value {
-                    OptionValue::Bool(b) => self.cut_card = *b,
-                    _ => return Err(bad("true or false")),
-                }
-            }
-            "redeal" => {
-                game_only(Game::Chkobba)?;
-                self.redeal = [Redeal::ThreeOfARank, Redeal::ThreeKings, Redeal::Off]
-                    [word(&["three_of_a_rank", "three_kings", "off"])?];
-            }
-            _ => {
-                return Err(Error::Variant(format!(
-                    "unknown option (expected one of {}): {name}",
-                    OPTION_NAMES.join(", ")
-                )));
-            }
+            _ => unreachable!("every name of OPTION_NAMES has an arm"),
         }
         Ok(())
     }
 
-    /// Every option with its value, in [`OPTION_NAMES`] order, skipping those that do not apply
-    /// to the game. Setting these pairs on `Options::new(game, players)` gives back `self`.
+    /// The value of option `name`, or `None` for an unknown name or the input-only alias.
+    pub fn get(&self, name: &str) -> Option<OptionValue> {
+        let b = OptionValue::Bool;
+        let i = |x: u8| OptionValue::Int(i64::from(x));
+        Some(match name {
+            "target" => OptionValue::Int(i64::from(self.target)),
+            "direction" => word_of(self.direction),
+            "deal" => word_of(self.deal),
+            "redeal" => word_of(self.redeal),
+            "opening_sweeps" => word_of(self.opening_sweeps),
+            "capture" => word_of(self.capture),
+            "fewest_cards" => b(self.fewest_cards),
+            "compulsory_capture" => b(self.compulsory_capture),
+            "renuncio" => b(self.renuncio),
+            "ace_takes_all" => b(self.ace_takes_all),
+            "ace_takes_ace_only" => b(self.ace_takes_ace_only),
+            "ace_sweep" => b(self.ace_sweep),
+            "declarations" => b(self.declarations),
+            "declaration_low" => i(self.declaration_low),
+            "declaration_triple" => i(self.declaration_triple),
+            "declaration_wild" => b(self.declaration_wild),
+            "last_play_sweep" => word_of(self.last_play_sweep),
+            "primiera_mode" => word_of(self.primiera_mode),
+            "primiera_figures" => word_of(self.primiera_figures),
+            "primiera_missing_suit" => word_of(self.primiera_missing_suit),
+            "bermila" => word_of(self.bermila),
+            "re_bello" => b(self.re_bello),
+            "napola" => b(self.napola),
+            "napola_cap" => i(self.napola_cap),
+            "grande" => i(self.grande),
+            "all_coins_wins" => b(self.all_coins_wins),
+            "all_coins_bonus" => i(self.all_coins_bonus),
+            "all_sevens_bonus" => i(self.all_sevens_bonus),
+            "chkobba_face_values" => word_of(self.chkobba_face_values),
+            "cut_card" => b(self.cut_card),
+            "deck" => word_of(self.deck),
+            _ => return None,
+        })
+    }
+
+    /// Every option that applies to the game with its value, in [`OPTION_NAMES`] order. Setting
+    /// these pairs on `Options::new(game, players)` gives back `self`.
     pub fn to_pairs(&self) -> Vec<(&'static str, OptionValue)> {
-        let s = |x: &str| OptionValue::Str(x.to_string());
-        let mut v = vec![
-            ("target", OptionValue::Int(i64::from(self.target))),
-            (
-                "last_play_sweep",
-                s(match self.last_play_sweep {
-                    LastPlaySweep::Void => "void",
-                    LastPlaySweep::Counts => "counts",
-                }),
-            ),
-        ];
-        if self.game != Game::Chkobba {
-            v.push((
-                "primiera_missing_suit",
-                s(match self.primiera_missing_suit {
-                    MissingSuit::Invalid => "invalid",
-                    MissingSuit::Zero => "zero",
-                }),
+        OPTION_NAMES
+            .iter()
+            .filter(|n| option_games(n).contains(&self.game))
+            .filter_map(|&n| self.get(n).map(|v| (n, v)))
+            .collect()
+    }
+
+    /// Refuses contradictory combinations, naming the option and why.
+    fn check(&self) -> Result<(), Error> {
+        let fail = |m: String| Err(Error::Variant(m));
+        if self.players != 2 && self.players != 4 {
+            return fail(format!(
+                "players must be 2, or 4 in partnerships, got: {}",
+                self.players
             ));
         }
-        if self.game == Game::Escoba {
-            v.push((
-                "initial_30_requires_partition",
-                OptionValue::Bool(self.initial_30_requires_partition),
+        if self.deal != Deal::Standard && self.players != 4 {
+            let (each, table) = if self.deal == Deal::Scopone {
+                (9, 4)
+            } else {
+                (10, 0)
+            };
+            return fail(format!(
+                "option `deal` = {} needs 4 players: with {} it deals {} x {each} + {table} = {} \
+                 cards, not 40",
+                self.deal.word(),
+                self.players,
+                self.players,
+                u32::from(self.players) * each + table
             ));
         }
-        if self.game == Game::Chkobba {
-            v.push((
-                "chkobba_face_values",
-                s(match self.chkobba_face_values {
-                    FaceValues::Tunisian => "tunisian",
-                    FaceValues::Italian => "italian",
-                }),
-            ));
-            v.push(("cut_card", OptionValue::Bool(self.cut_card)));
+        if self.renuncio && self.compulsory_capture {
+            return fail(
+                "option `renuncio` needs `compulsory_capture` = false: a capture cannot be \
+                 missed when it is compulsory"
+                    .into(),
+            );
         }
-        if self.game == Game::Chkobba {
-            v.push((
-                "redeal",
-                s(match self.redeal {
-                    Redeal::Off => "off",
-                    Redeal::ThreeKings => "three_kings",
-                    Redeal::ThreeOfARank => "three_of_a_rank",
-                }),
+        if self.declarations && self.deal != Deal::Standard {
+            return fail(format!(
+                "option `declarations` needs `deal` = standard: declarations are made on hands \
+                 of 3 cards, got deal: {}",
+                self.deal.word()
             ));
         }
-        v
+        let default = Options::new(self.game, self.players);
+        let needs = |sub: &str, parent: &str, on: bool| -> Result<(), Error> {
+            if !on && self.get(sub) != default.get(sub) {
+                return Err(Error::Variant(format!(
+                    "option `{sub}` = {} needs `{parent}` = true",
+                    self.get(sub).expect("a known option")
+                )));
+            }
+            Ok(())
+        };
+        needs("ace_takes_ace_only", "ace_takes_all", self.ace_takes_all)?;
+        needs("ace_sweep", "ace_takes_all", self.ace_takes_all)?;
+        needs("declaration_low", "declarations", self.declarations)?;
+        needs("declaration_triple", "declarations", self.declarations)?;
+        needs("declaration_wild", "declarations", self.declarations)?;
+        needs("napola_cap", "napola", self.napola)?;
+        Ok(())
     }
 }
 
@@ -331,12 +644,7 @@ pub const OPENING_TABLE: u8 = 4;
 impl Rules {
     /// Validates `options` into rules.
     pub fn new(options: Options) -> Result<Rules, Error> {
-        if options.players != 2 && options.players != 4 {
-            return Err(Error::Variant(format!(
-                "players must be 2, or 4 in partnerships, got: {}",
-                options.players
-            )));
-        }
+        options.check()?;
         let faces: [u8; 3] = match (options.game, options.chkobba_face_values) {
             (Game::Chkobba, FaceValues::Tunisian) => [9, 8, 10],
             _ => [8, 9, 10],
@@ -355,10 +663,7 @@ impl Rules {
         }
         Ok(Rules {
             rank_values,
-            capture_mode: match options.game {
-                Game::Escoba => CaptureMode::Fifteen,
-                Game::Scopa | Game::Chkobba => CaptureMode::EqualThenSum,
-            },
+            capture_mode: options.capture,
             prime: match options.game {
                 Game::Chkobba => PrimeCategory::Bermila,
                 Game::Scopa | Game::Escoba => PrimeCategory::Primiera,
@@ -433,6 +738,33 @@ impl Rules {
         self.options.game == Game::Chkobba && self.options.cut_card
     }
 
+    /// Cards each player holds after a deal (3, or 9 / 10 for the Scopone deals).
+    pub fn hand_size(&self) -> u8 {
+        match self.options.deal {
+            Deal::Standard => HAND_SIZE,
+            Deal::Scopone => 9,
+            Deal::Scientifico => 10,
+        }
+    }
+
+    /// Cards on the opening table (4, or 0 for Scopone scientifico).
+    pub fn opening_table_size(&self) -> u8 {
+        match self.options.deal {
+            Deal::Standard | Deal::Scopone => OPENING_TABLE,
+            Deal::Scientifico => 0,
+        }
+    }
+
+    /// The seat that follows `seat` in the direction of play (V-K6).
+    #[inline]
+    pub fn next_seat(&self, seat: u8) -> u8 {
+        let n = self.options.players;
+        match self.options.direction {
+            Direction::Counterclockwise => (seat + 1) % n,
+            Direction::Clockwise => (seat + n - 1) % n,
+        }
+    }
+
     /// The side of `seat`: partners are the seats of equal parity.
     pub fn side(seat: u8) -> usize {
         usize::from(seat & 1)
@@ -453,6 +785,8 @@ impl Rules {
             Redeal::Off => false,
             Redeal::ThreeKings => (table & CardSet::rank(Rank::KING.index())).len() >= 3,
             Redeal::ThreeOfARank => (0..NUM_RANKS).any(|r| (table & CardSet::rank(r)).len() >= 3),
+            Redeal::TwoAces => (table & CardSet::rank(Rank::ACE.index())).len() >= 2,
+            Redeal::AnyAce => !(table & CardSet::rank(Rank::ACE.index())).is_empty(),
         }
     }
 }
