@@ -540,7 +540,7 @@ impl<'a> Expert<'a> {
         let (m, o) = (piles[self.me], piles[1 - self.me]);
         if (m | o) == CardSet::FULL {
             // Every card is in a pile: the categories are decided exactly.
-            let s = self.rules.score(piles, [0, 0]);
+            let s = self.rules.score(piles, [0, 0], [0, 0]);
             return s
                 .awards
                 .iter()
@@ -899,7 +899,7 @@ impl<'a> Endgame<'a> {
             if let Some(s) = n.last {
                 piles[s] |= n.table;
             }
-            let p = self.rules.score(piles, n.sweeps).points;
+            let p = self.rules.score(piles, n.sweeps, [0, 0]).points;
             return p[self.me] as i32 - p[1 - self.me] as i32;
         }
         let maximize = n.mover == self.me;

@@ -85,9 +85,9 @@ impl Rules {
         }
     }
 
-    /// Scores a hand from the two sides' piles and sweeps. The piles should be disjoint; the
-    /// binding layers check that before calling.
-    pub fn score(&self, piles: [CardSet; 2], sweeps: [u8; 2]) -> HandScore {
+    /// Scores a hand from the two sides' piles, sweeps and declaration points (Cirulla). The
+    /// piles should be disjoint; the binding layers check that before calling.
+    pub fn score(&self, piles: [CardSet; 2], sweeps: [u8; 2], declared: [u8; 2]) -> HandScore {
         let counts = [self.side_counts(piles[0]), self.side_counts(piles[1])];
         let [a, b] = counts;
         let seven = if a.seven_of_coins {
@@ -115,7 +115,10 @@ impl Rules {
             seven,
             prime,
         ];
-        let mut points = [u32::from(sweeps[0]), u32::from(sweeps[1])];
+        let mut points = [
+            u32::from(sweeps[0]) + u32::from(declared[0]),
+            u32::from(sweeps[1]) + u32::from(declared[1]),
+        ];
         for side in awards.into_iter().flatten() {
             points[usize::from(side)] += 1;
         }
@@ -125,6 +128,15 @@ impl Rules {
             sweeps,
             points,
         }
+    }
+
+    /// The side that wins the match outright at the end of a hand with these piles, whatever the
+    /// scores: the side holding all ten coins when `all_coins_wins` is on (Napoleone, V-S7).
+    pub fn all_coins_winner(&self, piles: [CardSet; 2]) -> Option<u8> {
+        if !self.options().all_coins_wins {
+            return None;
+        }
+        (0..2u8).find(|&s| piles[usize::from(s)].is_superset(CardSet::COINS))
     }
 
     /// The side that has won the match with these scores, or `None` to play on (K15, S-A5, E12).
@@ -179,7 +191,7 @@ mod tests {
             "AD", "2D", "3D", "4D", "5D", "7D", "7C", "6C", "6H", "6S", "AC", "2C", "3C", "4C",
             "5C", "QC", "JC", "KC", "AH", "2H", "3H", "4H",
         ]);
-        let s = rules.score([a, !a], [1, 0]);
+        let s = rules.score([a, !a], [1, 0], [0, 0]);
         assert_eq!(s.points, [5, 0]);
         assert_eq!(s.awards, [Some(0); 4]);
     }
@@ -188,10 +200,10 @@ mod tests {
     fn bermila_ties_through_sixes() {
         let rules = Rules::profile(Game::Chkobba, 2).unwrap();
         let a = set(&["7C", "7D", "6C", "6D"]);
-        let s = rules.score([a, !a], [0, 0]);
+        let s = rules.score([a, !a], [0, 0], [0, 0]);
         assert_eq!(s.awards[3], None);
         let a = set(&["7C", "7D", "6C", "6D", "6H"]);
-        assert_eq!(rules.score([a, !a], [0, 0]).awards[3], Some(0));
+        assert_eq!(rules.score([a, !a], [0, 0], [0, 0]).awards[3], Some(0));
     }
 
     #[test]

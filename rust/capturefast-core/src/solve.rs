@@ -1131,7 +1131,7 @@ mod tests {
                     .iter()
                     .copied()
                     .collect();
-                let p = rules.score([pile, !pile], [0, 0]).points;
+                let p = rules.score([pile, !pile], [0, 0], [0, 0]).points;
                 let want = p[0] as i32 - p[1] as i32;
                 assert_eq!(
                     category_diff(rules, pile, rules.prime_category()),

@@ -442,7 +442,7 @@ impl State {
         let side = Rules::side(self.last_capturer);
         self.piles[side] |= self.table;
         self.table = CardSet::EMPTY;
-        let score = rules.score(self.piles, self.sweeps);
+        let score = rules.score(self.piles, self.sweeps, [0, 0]);
         self.scores[0] = self.scores[0].saturating_add(score.points[0]);
         self.scores[1] = self.scores[1].saturating_add(score.points[1]);
         self.winner = rules.match_winner(self.scores);
@@ -456,7 +456,7 @@ impl State {
     /// The score of the finished hand, or `None` while it is being played.
     pub fn hand_score(&self, rules: &Rules) -> Option<HandScore> {
         self.hand_over()
-            .then(|| rules.score(self.piles, self.sweeps))
+            .then(|| rules.score(self.piles, self.sweeps, [0, 0]))
     }
 
     /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over

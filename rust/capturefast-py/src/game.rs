@@ -446,7 +446,7 @@ impl PyRules {
             Some(s) => two_counts(s, "sweeps")?,
             None => [0, 0],
         };
-        let score = self.0.score(piles, sweeps);
+        let score = self.0.score(piles, sweeps, [0, 0]);
         self.report(py, &score, piles, None)
     }
 
