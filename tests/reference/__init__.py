@@ -7,7 +7,7 @@ as ``"7D"``.
 
 from __future__ import annotations
 
-from .cards import DECK, card_from_id, card_id, sort_cards
+from .cards import DECK, card_from_id, card_id, parse_card, sort_cards
 from .engine import (
     Move,
     RefState,
@@ -18,10 +18,12 @@ from .engine import (
     unpack_move,
 )
 from .rng import SplitMix64, shuffled_deck
-from .rules import RefRules
+from .rules import OPTIONS, PRESETS, RefRules, preset_rules
 
 __all__ = [
     "DECK",
+    "OPTIONS",
+    "PRESETS",
     "Move",
     "RefRules",
     "RefState",
@@ -31,7 +33,9 @@ __all__ = [
     "format_move",
     "layout_deal",
     "pack_move",
+    "parse_card",
     "parse_move",
+    "preset_rules",
     "shuffled_deck",
     "sort_cards",
     "unpack_move",

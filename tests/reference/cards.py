@@ -50,6 +50,28 @@ def card_from_id(ident: int) -> str:
     return DECK[ident]
 
 
+# V-S14 (docs/variants.md "Naming"): the numerals deck writes J, Q, K as 8, 9, 10.
+NUMERAL_RANKS: dict[str, str] = {"8": "J", "9": "Q", "10": "K"}
+
+
+def parse_card(text: str, numerals: bool = True) -> str:
+    """Read a card, accepting ``8``/``9``/``10`` for the ranks J/Q/K when ``numerals`` is true.
+
+    Args:
+        text: A card such as ``"7D"``, ``"JD"`` or (numerals) ``"8D"`` / ``"10D"``.
+        numerals: Whether the numeral spellings are accepted (never in Chkobba notation).
+
+    Returns:
+        The canonical card string (``"10D"`` gives ``"KD"``).
+
+    Raises:
+        ValueError: If it is not a card.
+    """
+    if numerals and isinstance(text, str) and len(text) >= 2 and text[:-1] in NUMERAL_RANKS:
+        return NUMERAL_RANKS[text[:-1]] + check_card("A" + text[-1])[1]
+    return check_card(text)
+
+
 def check_card(card: object) -> str:
     """Check that ``card`` is one of the 40 cards.
 

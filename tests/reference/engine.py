@@ -4,22 +4,25 @@ Plain Python written straight from ``shared/spec/rules.md`` (rule IDs in comment
 ``docs/conventions.md`` (card ids, SplitMix64, shuffle, deal order, cut card, move order and
 notation). It exists to be compared step by step with the fast engine.
 
-A move is a tuple ``(kind, card, captures)``: ``kind`` is ``"play"``, ``"keep_cut"`` or
-``"table_cut"``, ``card`` a card string and ``captures`` the frozenset of captured table cards
-(empty for a trail and for the cut decisions).
+A move is a tuple ``(kind, card, captures)``: ``kind`` is ``"play"``, ``"keep_cut"``,
+``"table_cut"`` or ``"claim"`` (renuncio, docs/variants.md), ``card`` a card string and
+``captures`` the frozenset of captured table cards (empty for a trail and for the cut decisions).
+
+Options (docs/variants.md) are read from :class:`RefRules`: deal shapes, direction, redeal and
+opening sweeps, capture modes, compulsory capture, ace takes all, renuncio claims, declarations.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import DECK, card_from_id, card_id, card_set_mask, check_card, sort_cards
+from .cards import DECK, card_from_id, card_id, card_set_mask, check_card, parse_card, sort_cards
 from .rng import SplitMix64, shuffled_deck
 from .rules import RefRules
 
 Move = tuple[str, str, frozenset[str]]
 
-MOVE_KINDS: tuple[str, ...] = ("play", "keep_cut", "table_cut")  # packed kinds 0, 1, 2
+MOVE_KINDS: tuple[str, ...] = ("play", "keep_cut", "table_cut", "claim")  # packed kinds 0-3
 HAND_SIZE = 3  # G3
 TABLE_SIZE = 4  # G3
 
@@ -44,8 +47,10 @@ def _normalize_move(move: Move | tuple[str, str, Any] | str) -> Move:
     caps = frozenset(captures)
     for c in caps:
         check_card(c)
-    if kind != "play" and caps:
+    if kind in ("keep_cut", "table_cut") and caps:
         raise ValueError(f"a {kind} move captures nothing: {move!r}")
+    if kind == "claim" and not caps:
+        raise ValueError(f"a claim names the captured cards: {move!r}")
     return kind, card, caps
 
 
@@ -57,9 +62,12 @@ def format_move(move: Move | tuple[str, str, Any]) -> str:
 
     Returns:
         ``"7D x 3C+4S"`` (captures in id order), ``"7D"`` for a trail, ``"keep 7D"`` or
-        ``"table 7D"`` for the Chkobba cut decisions.
+        ``"table 7D"`` for the Chkobba cut decisions, ``"claim 7D x 3C+5S"`` for a renuncio
+        claim.
     """
     kind, card, captures = _normalize_move(move)
+    if kind == "claim":
+        return f"claim {card} x {'+'.join(sort_cards(captures))}"
     if kind == "keep_cut":
         return f"keep {card}"
     if kind == "table_cut":
@@ -69,11 +77,14 @@ def format_move(move: Move | tuple[str, str, Any]) -> str:
     return f"{card} x {'+'.join(sort_cards(captures))}"
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: str, numerals: bool = True) -> Move:
     """Read a move written in the conventional notation.
 
     Args:
-        text: ``"7D x 3C+4S"``, ``"7D"``, ``"keep 7D"`` or ``"table 7D"``.
+        text: ``"7D x 3C+4S"``, ``"7D"``, ``"keep 7D"``, ``"table 7D"`` or
+            ``"claim 7D x 3C+5S"``.
+        numerals: Accept ``8``/``9``/``10`` for J/Q/K (docs/variants.md "Naming"; a
+            :class:`RefState` of Chkobba passes False).
 
     Returns:
         The move tuple ``(kind, card, captures)``.
@@ -81,18 +92,26 @@ def parse_move(text: str) -> Move:
     Raises:
         ValueError: If the text is not a move.
     """
+
+    def card_of(word: str) -> str:
+        return parse_card(word, numerals)
+
     words = text.split()
     if len(words) == 2 and words[0] == "keep":
-        return "keep_cut", check_card(words[1]), frozenset()
+        return "keep_cut", card_of(words[1]), frozenset()
     if len(words) == 2 and words[0] == "table":
-        return "table_cut", check_card(words[1]), frozenset()
-    if len(words) == 1:
-        return "play", check_card(words[0]), frozenset()
+        return "table_cut", card_of(words[1]), frozenset()
+    kind = "play"
+    if len(words) == 4 and words[0] == "claim":
+        kind = "claim"
+        words = words[1:]
+    if len(words) == 1 and kind == "play":
+        return "play", card_of(words[0]), frozenset()
     if len(words) == 3 and words[1] == "x":
-        captured = [check_card(c.strip()) for c in words[2].split("+")]
+        captured = [card_of(c.strip()) for c in words[2].split("+")]
         if len(set(captured)) != len(captured):
             raise ValueError(f"repeated captured card in {text!r}")
-        return "play", check_card(words[0]), frozenset(captured)
+        return kind, card_of(words[0]), frozenset(captured)
     raise ValueError(f"cannot parse move {text!r}")
 
 
@@ -100,7 +119,7 @@ def pack_move(move: Move | tuple[str, str, Any] | str) -> int:
     """Pack a move into the conventional integer.
 
     Captured set in bits 0-39, card id in bits 40-45, kind in bits 46-47 (0 play, 1 keep_cut,
-    2 table_cut).
+    2 table_cut, 3 claim).
 
     Args:
         move: A move tuple or string.
@@ -142,7 +161,13 @@ def _move_key(move: Move) -> tuple[int, int, int]:
 
 
 def layout_deal(
-    players: int, dealer: int, deck: list[str], cut_choice: str | None = None
+    players: int,
+    dealer: int,
+    deck: list[str],
+    cut_choice: str | None = None,
+    hand_size: int = HAND_SIZE,
+    table_size: int = TABLE_SIZE,
+    clockwise: bool = False,
 ) -> tuple[list[list[str]], list[str], list[str]]:
     """Lay out one deal from a deck order, without the opening check.
 
@@ -156,6 +181,9 @@ def layout_deal(
         dealer: The dealer's seat.
         deck: The cards, top first (may be shorter than 40 if it is long enough to deal).
         cut_choice: None (no cut card), ``"keep"`` or ``"table"``.
+        hand_size: Cards per hand: 3 (standard), 9 (scopone), 10 (scientifico).
+        table_size: Opening table cards: 4, or 0 (scientifico).
+        clockwise: Deal to ``(s+n-1) % n`` after ``s`` (and start there) instead of ``s+1``.
 
     Returns:
         ``(hands, table, stock)`` with hands per seat in the order received and the stock in
@@ -164,12 +192,13 @@ def layout_deal(
     Raises:
         ValueError: For a bad cut choice or a deck too short to deal.
     """
-    needed = players * HAND_SIZE + TABLE_SIZE
+    needed = players * hand_size + table_size
     if len(deck) < needed:
         raise ValueError(f"a deal needs {needed} cards, the deck has {len(deck)}")
     hands: list[list[str]] = [[] for _ in range(players)]
     table: list[str] = []
-    cutter = (dealer + 1) % players
+    step = players - 1 if clockwise else 1  # docs/variants.md "direction": next(s)
+    cutter = (dealer + step) % players
     position = 0
     if cut_choice is not None:
         cut = deck[0]
@@ -177,16 +206,18 @@ def layout_deal(
         if cut_choice == "keep":
             hands[cutter].append(cut)  # K5.3
         elif cut_choice == "table":
+            if table_size == 0:
+                raise ValueError("there is no opening table to put the cut card on")
             table.append(cut)  # K5.4
         else:
             raise ValueError(f"cut choice must be 'keep' or 'table', got {cut_choice!r}")
     seat = cutter
-    while any(len(hand) < HAND_SIZE for hand in hands):
-        if len(hands[seat]) < HAND_SIZE:
+    while any(len(hand) < hand_size for hand in hands):
+        if len(hands[seat]) < hand_size:
             hands[seat].append(deck[position])
             position += 1
-        seat = (seat + 1) % players
-    while len(table) < TABLE_SIZE:
+        seat = (seat + step) % players
+    while len(table) < table_size:
         table.append(deck[position])
         position += 1
     return hands, table, list(deck[position:])
@@ -217,6 +248,8 @@ class RefState:
         winner: The winning side, or None.
         leftover: The table cards given to the last capturer at the end of the hand (G7).
         redeals: How many times the current hand was redealt (S5, K6).
+        declarations: The declaration points of each side in this hand (Cirulla, V-S12).
+        claimable: The card just trailed that the player to move may claim (renuncio), or None.
     """
 
     rules: RefRules
@@ -236,6 +269,8 @@ class RefState:
     winner: int | None
     leftover: list[str]
     redeals: int
+    declarations: list[int]
+    claimable: str | None
     _report: dict[str, Any] | None
 
     def __init__(self, rules: RefRules, rng: SplitMix64, dealer: int) -> None:
@@ -263,6 +298,8 @@ class RefState:
         self.winner = None
         self.leftover = []
         self.redeals = 0
+        self.declarations = [0, 0]
+        self.claimable = None
         self._report = None
 
     # ----------------------------------------------------------------- constructors
@@ -332,6 +369,8 @@ class RefState:
         sweeps: list[int],
         scores: list[int],
         seed: int = 0,
+        declarations: list[int] | None = None,
+        claimable: str | None = None,
     ) -> RefState:
         """Build a position in the middle of a hand.
 
@@ -347,6 +386,8 @@ class RefState:
             sweeps: The sweeps of each side.
             scores: The match scores of each side.
             seed: The seed of the stream used for later deals.
+            declarations: The declaration points of each side so far (default 0-0).
+            claimable: A table card just trailed that the mover may claim (renuncio only).
 
         Returns:
             The state. No cut decision is pending.
@@ -385,6 +426,12 @@ class RefState:
         state.scores = [int(scores[0]), int(scores[1])]
         state.to_move = to_move
         state.last_capturer = last_capturer
+        if declarations is not None:
+            state.declarations = [int(declarations[0]), int(declarations[1])]
+        if claimable is not None:
+            if not rules.options["renuncio"] or claimable not in table:
+                raise ValueError(f"claimable {claimable!r} needs renuncio and a table card")
+            state.claimable = claimable
         return state
 
     def _copy(self) -> RefState:
@@ -404,6 +451,8 @@ class RefState:
         other.winner = self.winner
         other.leftover = list(self.leftover)
         other.redeals = self.redeals
+        other.declarations = list(self.declarations)
+        other.claimable = self.claimable
         other._report = _copy_report(self._report)
         return other
 
@@ -421,8 +470,8 @@ class RefState:
 
     @property
     def leader(self) -> int:
-        """The seat that leads every round, ``(dealer + 1) % n`` (G5, K7, S6, E6)."""
-        return (self.dealer + 1) % self.players
+        """The seat that leads every round, ``next(dealer)`` (G5, K7, S6, E6, V-K6)."""
+        return self.rules.next_seat(self.dealer)
 
     def _is_final_play(self) -> bool:
         """Whether the next play is the single final play of the hand (K-A5)."""
@@ -450,8 +499,15 @@ class RefState:
     def _finish_deal(self, deck: list[str], cut_choice: str | None) -> None:
         """Lay the deal out, then apply the opening check (S5, K6, E5)."""
         self.cut_card = None
+        rules = self.rules
         self.hands, self.table, self.stock = layout_deal(
-            self.players, self.dealer, deck, cut_choice
+            self.players,
+            self.dealer,
+            deck,
+            cut_choice,
+            rules.hand_size,
+            rules.table_size,
+            rules.clockwise,
         )
         redeal, dealer_sweeps = self.rules.opening(self.table)
         if redeal:
@@ -468,32 +524,46 @@ class RefState:
             self.table = []
             self.sweeps[side] += dealer_sweeps
             self.last_capturer = self.dealer
+        self._declare()
         self.to_move = self.leader  # G5
 
+    def _declare(self) -> None:
+        """Score the declarations of the cards just dealt (every hand was empty before)."""
+        if not self.rules.options["declarations"]:
+            return
+        for seat, hand in enumerate(self.hands):
+            self.declarations[self.side_of(seat)] += self.rules.declaration(hand)
+
     def _deal_round(self) -> None:
-        """Deal a later round: 3 each from the stock, from seat d+1, table untouched (G3, K12)."""
+        """Deal a later round: 3 each from the stock, from the leader, table untouched (G3, K12)."""
         seat = self.leader
         while self.stock and any(len(h) < HAND_SIZE for h in self.hands):
             if len(self.hands[seat]) < HAND_SIZE:
                 self.hands[seat].append(self.stock.pop(0))
-            seat = (seat + 1) % self.players
+            seat = self.rules.next_seat(seat)
+        self._declare()
         self.to_move = self.leader  # G5
 
     def _end_hand(self) -> None:
         """Give the leftovers to the last capturer, score, update the match (G7, G8)."""
         self.leftover = list(self.table)
-        if self.table:
-            if self.last_capturer is None:
+        self.claimable = None  # no claim after the final play (no next player)
+        if self.table and self.last_capturer is None:
+            if self.rules.options["compulsory_capture"]:
                 # K-A6 / S-A9 / §6 I4: unreachable from a real deal.
                 raise RuntimeError("leftover cards but nobody has captured (I4 violated)")
+            # **choice**: without compulsory capture nobody may have captured; G7 gives the
+            # leftovers to the last capturer, so with none they stay on the table, unscored.
+        elif self.table and self.last_capturer is not None:
             # G7: the leftovers go to the last capturer's side; never a sweep.
             self.piles[self.side_of(self.last_capturer)].extend(self.table)
             self.table = []
-        report = self.rules.score(self.piles, self.sweeps)
+        report = self.rules.score(self.piles, self.sweeps, self.declarations)
         self._report = report
         for side in (0, 1):
             self.scores[side] += report["points"][side]
-        self.winner = self.rules.match_winner(self.scores)  # S12, E12, K15
+        # S12, E12, K15; all_coins_wins (V-S7): all ten coins wins, the points still added.
+        self.winner = self.rules.match_winner(self.scores, report["all_coins"])
         self.match_over = self.winner is not None
         self.hand_over = True
         self.to_move = None
@@ -504,24 +574,32 @@ class RefState:
         """List the legal moves in increasing packed value (conventions, "Moves").
 
         Returns:
-            The cut decisions while a Chkobba cut card is pending; otherwise, for every card in
-            the mover's hand, each of its captures, or a trail if it has none (K9, S7, E7,
-            K-A3). Empty when the hand is over.
+            The cut decisions while a Chkobba cut card is pending (only ``keep`` with the
+            ``scientifico`` deal, which has no table); otherwise, for every card in the mover's
+            hand, each of its captures, and a trail if it has none or capture is not compulsory
+            (K9, S7, E7, K-A3, V-E6); plus the renuncio claims on the card just trailed. Empty
+            when the hand is over.
         """
         if self.hand_over or self.to_move is None:
             return []
         if self.cut_card is not None:
-            return [
-                ("keep_cut", self.cut_card, frozenset()),
-                ("table_cut", self.cut_card, frozenset()),
-            ]
+            cut_moves: list[Move] = [("keep_cut", self.cut_card, frozenset())]
+            if self.rules.table_size > 0:
+                # **choice**: with ``scientifico`` there is no table to put the cut card on.
+                cut_moves.append(("table_cut", self.cut_card, frozenset()))
+            return cut_moves
+        compulsory = self.rules.options["compulsory_capture"]
         moves: list[Move] = []
         for card in self.hands[self.to_move]:
             options = self.rules.capture_options(self.table, card)
-            if options:
-                moves.extend(("play", card, option) for option in options)  # compulsory
-            else:
+            moves.extend(("play", card, option) for option in options)
+            if not options or not compulsory:
                 moves.append(("play", card, frozenset()))  # K9(c): trail
+        if self.claimable is not None:
+            # Renuncio: the options the trailed card had on the table as it was before.
+            before = [c for c in self.table if c != self.claimable]
+            for option in self.rules.capture_options(before, self.claimable):
+                moves.append(("claim", self.claimable, option))
         return sorted(moves, key=_move_key)
 
     def _legal(self, move: Move | tuple[str, str, Any] | str) -> Move:
@@ -530,7 +608,11 @@ class RefState:
         Raises:
             ValueError: If it is malformed or illegal.
         """
-        normal = _normalize_move(move)
+        if isinstance(move, str):
+            # docs/variants.md "Naming": 8/9/10 for J/Q/K, never in Chkobba notation.
+            normal = parse_move(move, numerals=self.rules.game != "chkobba")
+        else:
+            normal = _normalize_move(move)
         if normal not in self.legal_moves():
             raise ValueError(f"illegal move {format_move(normal)!r}")
         return normal
@@ -539,7 +621,8 @@ class RefState:
         """Tell whether a legal move would score a sweep.
 
         A sweep is a capture equal to the whole non-empty table (K11, S8 / S-A3, E8), except on
-        the single final play of the hand when ``last_play_sweep`` is ``"void"`` (K11, S-A4).
+        the single final play of the hand when ``last_play_sweep`` is ``"void"`` (K11, S-A4),
+        and for an ace-takes-all capture unless ``ace_sweep`` (V-S8). A claim is never a sweep.
 
         Args:
             move: A legal move (tuple or string).
@@ -554,9 +637,11 @@ class RefState:
 
     def _sweep_of(self, move: Move) -> bool:
         """Tell whether the (already checked) legal ``move`` scores a sweep."""
-        kind, _card, captures = move
+        kind, card, captures = move
         if kind != "play" or not captures or captures != frozenset(self.table):
             return False
+        if self.rules.ace_takes_all(self.table, card) and not self.rules.options["ace_sweep"]:
+            return False  # V-S8: the ace taking the whole table is not a scopa
         # K11 / S-A4: the single final play of the hand makes no sweep unless the option says so.
         return self.rules.last_play_sweep_counts or not self._is_final_play()
 
@@ -581,11 +666,22 @@ class RefState:
         if kind == "table_cut":
             new._finish_deal([card, *new.stock], "table")  # K5.4
             return new
+        if kind == "claim":
+            # Renuncio: the trailed card and the set go to the claimant's pile; not a turn.
+            claimant = new.to_move
+            assert claimant is not None
+            new.table = [c for c in new.table if c != card and c not in captures]
+            new.piles[new.side_of(claimant)].append(card)
+            new.piles[new.side_of(claimant)].extend(sort_cards(captures))
+            new.last_capturer = claimant
+            new.claimable = None
+            return new
 
         seat = new.to_move
         assert seat is not None
         side = new.side_of(seat)
         new.hands[seat].remove(card)
+        new.claimable = None  # a pending claim lapses when the player plays instead
         if captures:
             # G6: the played card and the captured cards go to the side's pile.
             new.table = [c for c in new.table if c not in captures]
@@ -595,14 +691,16 @@ class RefState:
             if sweep:
                 new.sweeps[side] += 1  # K11, S8, E8
         else:
+            if new.rules.options["renuncio"] and new.rules.capture_options(new.table, card):
+                new.claimable = card  # V-E7: a missed capture may be claimed by the next player
             new.table.append(card)  # trail
 
         if any(new.hands):
             # K7: the next seat in playing order (the next one holding cards, which in a real
-            # game is always (seat + 1) % n).
-            nxt = (seat + 1) % new.players
+            # game is always next(seat)).
+            nxt = new.rules.next_seat(seat)
             while not new.hands[nxt]:
-                nxt = (nxt + 1) % new.players
+                nxt = new.rules.next_seat(nxt)
             new.to_move = nxt
         elif new.stock:
             new._deal_round()  # G3, K12, S9, E9
@@ -625,7 +723,7 @@ class RefState:
         return report
 
     def next_hand(self) -> RefState:
-        """Deal the next hand: dealer ``(d + 1) % n``, same stream, match scores kept (K4).
+        """Deal the next hand: dealer ``next(d)``, same stream, match scores kept (K4, V-K6).
 
         Returns:
             The new state.
@@ -637,7 +735,7 @@ class RefState:
             raise ValueError("the hand is not over")
         if self.match_over:
             raise ValueError("the match is over")
-        new = RefState(self.rules, self.rng.copy(), (self.dealer + 1) % self.players)
+        new = RefState(self.rules, self.rng.copy(), self.rules.next_seat(self.dealer))
         new.scores = list(self.scores)
         new._deal_shuffled()
         return new
@@ -648,9 +746,12 @@ class RefState:
         Returns:
             ``to_move``, ``dealer``, ``last_capturer``, ``hands`` (each sorted by id), ``table``
             (sorted), ``stock`` (deal order), ``piles`` (each sorted), ``sweeps``, ``scores``,
-            ``hand_over``, ``match_over``, ``winner`` and ``cut_card``.
+            ``hand_over``, ``match_over``, ``winner`` and ``cut_card``; plus ``declarations``
+            (points per side this hand) when declarations are on and ``claimable`` (the trailed
+            card that may be claimed, or None) with renuncio. The two option keys appear only
+            with their option, so the default snapshot keeps its shape.
         """
-        return {
+        snap: dict[str, Any] = {
             "to_move": None if self.hand_over else self.to_move,
             "dealer": self.dealer,
             "last_capturer": self.last_capturer,
@@ -665,6 +766,11 @@ class RefState:
             "winner": self.winner,
             "cut_card": self.cut_card,
         }
+        if self.rules.options["declarations"]:
+            snap["declarations"] = list(self.declarations)
+        if self.rules.options["renuncio"]:
+            snap["claimable"] = self.claimable
+        return snap
 
     def __repr__(self) -> str:
         """Return a short description."""
@@ -678,6 +784,11 @@ def _copy_report(report: dict[str, Any] | None) -> dict[str, Any] | None:
     return {
         "points": list(report["points"]),
         "awards": dict(report["awards"]),
-        "counts": [dict(c) for c in report["counts"]],
+        "counts": [
+            {k: list(v) if isinstance(v, list) else v for k, v in c.items()}
+            for c in report["counts"]
+        ],
         "sweeps": list(report["sweeps"]),
+        "bonuses": {k: list(v) for k, v in report["bonuses"].items()},
+        "all_coins": report["all_coins"],
     }
