@@ -409,30 +409,67 @@ def test_move_is_immutable() -> None:
 
 # --------------------------------------------------------------------------- Rules
 
+# The defaults of docs/variants.md, typed from its table: options of every game, then each game's.
+COMMON_DEFAULTS: dict[str, Any] = {
+    "direction": "counterclockwise",
+    "deal": "standard",
+    "fewest_cards": False,
+    "compulsory_capture": True,
+    "renuncio": False,
+    "ace_takes_all": False,
+    "ace_takes_ace_only": True,
+    "ace_sweep": False,
+    "declarations": False,
+    "declaration_low": 3,
+    "declaration_triple": 10,
+    "declaration_wild": True,
+    "last_play_sweep": "void",
+    "re_bello": False,
+    "napola": False,
+    "napola_cap": 0,
+    "grande": 0,
+    "all_coins_wins": False,
+    "all_coins_bonus": 0,
+    "all_sevens_bonus": 0,
+}
+PRIMIERA_DEFAULTS: dict[str, Any] = {
+    "primiera_mode": "table",
+    "primiera_figures": "flat",
+    "primiera_missing_suit": "invalid",
+    "deck": "standard",
+}
 PRESET_DICTS: dict[str, dict[str, Any]] = {
     "scopa": {
         "game": "scopa",
         "players": 2,
         "target": 11,
-        "last_play_sweep": "void",
-        "primiera_missing_suit": "invalid",
+        "redeal": "three_kings",
+        "opening_sweeps": "off",
+        "capture": "match",
+        **COMMON_DEFAULTS,
+        **PRIMIERA_DEFAULTS,
     },
     "escoba": {
         "game": "escoba",
         "players": 2,
         "target": 21,
-        "last_play_sweep": "void",
-        "primiera_missing_suit": "invalid",
-        "initial_30_requires_partition": False,
+        "redeal": "off",
+        "opening_sweeps": "sum",
+        "capture": "fifteen",
+        **COMMON_DEFAULTS,
+        **PRIMIERA_DEFAULTS,
     },
     "chkobba": {
         "game": "chkobba",
         "players": 2,
         "target": 21,
-        "last_play_sweep": "void",
+        "redeal": "three_of_a_rank",
+        "opening_sweeps": "off",
+        "capture": "match",
+        **COMMON_DEFAULTS,
+        "bermila": "sevens_then_sixes",
         "chkobba_face_values": "tunisian",
         "cut_card": True,
-        "redeal": "three_of_a_rank",
     },
 }
 
@@ -461,7 +498,7 @@ def test_presets(game: str) -> None:
         ("scopa", {"last_play_sweep": "counts"}),
         ("scopa", {"primiera_missing_suit": "zero"}),
         ("scopa", {"primiera_missing_suit": "zero", "target": 31}),
-        ("escoba", {"initial_30_requires_partition": True}),
+        ("escoba", {"opening_sweeps": "partition"}),
         ("escoba", {"primiera_missing_suit": "zero", "target": 15}),
         ("chkobba", {"chkobba_face_values": "italian"}),
         ("chkobba", {"cut_card": False}),
@@ -483,6 +520,15 @@ def test_keyword_overrides(game: str, options: dict[str, Any]) -> None:
         assert back.to_dict() == want
         assert pickle.loads(pickle.dumps(r)) == r
         json.dumps(r.to_dict())  # JSON-ready
+
+
+def test_initial_30_requires_partition_is_an_input_alias() -> None:
+    """The vectors' option name still works and means ``opening_sweeps = partition``."""
+    assert Rules.escoba(initial_30_requires_partition=True) == Rules.escoba(
+        opening_sweeps="partition"
+    )
+    assert Rules.escoba(initial_30_requires_partition=False) == Rules.escoba()
+    assert "initial_30_requires_partition" not in Rules.escoba().to_dict()
 
 
 def test_from_dict_defaults_and_partial_dicts() -> None:

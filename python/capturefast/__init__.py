@@ -7,6 +7,8 @@
     >>> state = state.play(move)
     >>> result = cf.simulate(rules, hands=10_000, bots=("greedy", "random"), duplicate=True)
     >>> print(result)
+    >>> cirulla = cf.variants.rules("cirulla", target=100)   # a named variant, overridden
+    >>> print(cf.variants.describe(cirulla))
 
 Cards are written rank then suit (`7D`); ranks `A 2 3 4 5 6 7 J Q K`, suits `C D H S` with
 diamonds the coin suit. Seats are numbered in the order of play; side = seat % 2.
@@ -14,6 +16,7 @@ diamonds the coin suit. Seats are numbered in the order of play; side = seat % 2
 
 from __future__ import annotations
 
+from capturefast import variants
 from capturefast._core import (
     Card,
     Move,
@@ -31,9 +34,10 @@ from capturefast.errors import (
     IllegalMoveError,
     InvalidCardError,
     PositionError,
+    ReportError,
     VariantError,
 )
-from capturefast.report import HandReport
+from capturefast.report import HandReport, MatchReport, play_match_report
 from capturefast.sim import Estimate, ProgressBar, SimulationResult, Summary, simulate
 from capturefast.solve import (
     Analysis,
@@ -57,11 +61,13 @@ __all__ = [
     "HandReport",
     "IllegalMoveError",
     "InvalidCardError",
+    "MatchReport",
     "Move",
     "MoveStat",
     "Opening",
     "PositionError",
     "ProgressBar",
+    "ReportError",
     "ReviewRow",
     "Rules",
     "SimulationResult",
@@ -76,10 +82,12 @@ __all__ = [
     "analyze",
     "analyze_many",
     "bot_names",
+    "play_match_report",
     "random_hands",
     "review",
     "simulate",
     "solve",
     "solve_many",
     "tournament",
+    "variants",
 ]

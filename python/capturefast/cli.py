@@ -1,9 +1,11 @@
-"""The `capturefast` command line: simulations, tournaments and solver queries.
+"""The `capturefast` command line: simulations, tournaments, solver queries and variants.
 
     capturefast simulate --game scopa --players 2 --bots greedy random --hands 100000
     capturefast simulate --bots expert greedy --matches 1000 --duplicate --json
     capturefast tournament --bots random random_card greedy --hands 5000
     capturefast solve --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" --to-move 0 --rest-to 1
+    capturefast rules cirulla --set target=100 --format toml
+    capturefast rules --list
 
 Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
 ``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
@@ -27,6 +29,8 @@ from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError
 from capturefast.sim import SimulationResult, simulate
 from capturefast.tournament import tournament
+from capturefast.variants import PRESETS, describe, dumps
+from capturefast.variants import rules as preset_rules
 
 __all__ = ["main"]
 
@@ -174,6 +178,30 @@ def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`capturefast rules`: what a preset plays by, or its variant file; `--list` the presets."""
+    if args.list:
+        width = max(len(name) for name in PRESETS)
+        for name, preset in PRESETS.items():
+            print(f"{name:<{width}}  {preset.title}")
+        return 0
+    if args.name is None:
+        p.error("give a preset name (see `capturefast rules --list`)")
+    overrides = dict(args.set)
+    try:
+        r = preset_rules(args.name, players=args.players, **overrides)
+    except CaptureFastError as e:
+        p.error(str(e))
+    if args.format == "text":
+        changes = "".join(f", {k}={json.dumps(v)}" for k, v in overrides.items())
+        players = "" if args.players is None else f", players={args.players}"
+        print(f"preset {args.name}{players}{changes}\n")
+        print(describe(r))
+    else:
+        sys.stdout.write(dumps(r, args.format))
+    return 0
+
+
 def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None:
     """Game, players and variant options (`game_all`: also "all" games and both counts)."""
     if game_all:
@@ -255,10 +283,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
     t.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair")
     add_solver_parsers(sub, _game_options)
+    v = sub.add_parser(
+        "rules",
+        help="what a preset variant plays by, in plain words, or as a TOML/JSON variant file",
+        description="Describe a preset (scopa, scopone, cirulla, ...) with any overrides, or "
+        "print it as a variant file (--format toml or json) for `capturefast.variants.load`.",
+    )
+    v.add_argument("name", nargs="?", metavar="NAME", help="a preset name (see --list)")
+    v.add_argument("--list", action="store_true", help="list the presets")
+    v.add_argument("--players", type=int, choices=(2, 4), default=None)
+    v.add_argument(
+        "--set",
+        "-o",
+        "--option",
+        dest="set",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override an option, e.g. --set target=21 (repeatable)",
+    )
+    v.add_argument("--format", choices=("text", "json", "toml"), default="text")
     args = p.parse_args(argv)
     try:
         if args.command == "simulate":
             return _simulate(s, args)
+        if args.command == "rules":
+            return _rules_command(v, args)
         if args.command in ("solve", "analyze"):
             return run_solver(_rules(args.game, args.players, args.option), args)
         return _tournament(t, args)

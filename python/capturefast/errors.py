@@ -12,6 +12,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardError",
     "PositionError",
+    "ReportError",
     "VariantError",
 ]
 
@@ -38,3 +39,7 @@ class PositionError(CaptureFastError, ValueError):
 
 class DecodeError(CaptureFastError, ValueError):
     """Bytes that are not an encoded state."""
+
+
+class ReportError(CaptureFastError, ValueError):
+    """A score report that does not describe a possible hand or match (keys, lengths, totals)."""

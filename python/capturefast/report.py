@@ -1,14 +1,257 @@
-"""Scoring reports: what a hand scored, per side and per category, with the evidence."""
+"""Scoring reports: what a hand scored, per side and per category, with the evidence; and what a
+match came to, hand by hand.
+
+Each report reads as plain text (`str`), as a rich table in a terminal (`rich.print(report)`), as
+a dict or JSON that round-trips exactly, and as rows for a pandas DataFrame.
+"""
 
 from __future__ import annotations
 
+import importlib
+import json
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["HandReport"]
+from capturefast.errors import InvalidCardError, ReportError
 
-_SWEEP_NAME = {"scopa": "scope", "escoba": "escobas", "chkobba": "chkobbas"}
-_SEVEN_OF_COINS = "7D"
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from capturefast._core import Move, Rules, State
+
+__all__ = ["HandReport", "MatchReport", "ReportError", "play_match_report"]
+
+
+GAMES: Final = ("scopa", "escoba", "chkobba")
+CATEGORIES: Final[Mapping[str, tuple[str, str, str, str]]] = {
+    "scopa": ("cards", "coins", "settebello", "primiera"),
+    "escoba": ("cards", "coins", "velo", "setenta"),
+    "chkobba": ("karta", "dinari", "7ayya", "bermila"),
+}
+BONUSES: Final = ("re_bello", "napola", "grande", "all_coins", "all_sevens", "declarations")
+SWEEP_NAMES: Final[Mapping[str, str]] = {
+    "scopa": "scope",
+    "escoba": "escobas",
+    "chkobba": "chkobbas",
+}
+_RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+_SUITS: Final = "CDHS"
+_COINS: Final = "D"
+_SEVEN_OF_COINS: Final = "7D"
+_KING_OF_COINS: Final = "KD"
+_SIDES: Final = "AB"
+
+# Keys of a side's counts: ints, except `primiera` (int or None: invalid), `ranks` (10 ints, A..K),
+# `primiera_cards` (a card or None per suit, C D H S) and `seven_of_coins` (bool).
+_INT_COUNTS: Final = frozenset({"cards", "coins", "sevens", "sixes", "coin_run"})
+_COUNT_KEYS: Final = _INT_COUNTS | {"primiera", "ranks", "primiera_cards", "seven_of_coins"}
+_HAND_KEYS: Final = ("game", "points", "awards", "counts", "sweeps", "piles", "scores", "bonuses")
+_HAND_REQUIRED: Final = frozenset({"game", "points", "awards", "counts", "sweeps"})
+
+
+def _side(i: int | None) -> str:
+    return "nobody" if i is None else _SIDES[i]
+
+
+def _pair(xs: Sequence[object]) -> str:
+    return f"{xs[0]} v {xs[1]}"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _ints(name: str, value: object, n: int = 2) -> list[int]:
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise ReportError(f"`{name}` expects a list of {n} whole numbers, got: {value!r}")
+    for x in value:
+        if not _is_int(x) or x < 0:
+            raise ReportError(f"`{name}` expects whole numbers from 0, got: {x!r}")
+    return list(value)
+
+
+def _check_counts(game: str, value: object) -> list[dict[str, Any]]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ReportError(f"`counts` expects one table per side (2), got: {value!r}")
+    out: list[dict[str, Any]] = []
+    for c in value:
+        if not isinstance(c, Mapping):
+            raise ReportError(f"`counts` expects a table per side, got: {c!r}")
+        for k, x in c.items():
+            if k not in _COUNT_KEYS:
+                known = ", ".join(sorted(_COUNT_KEYS))
+                raise ReportError(f"unknown count (expected one of {known}): {k}")
+            ok: bool
+            if k in _INT_COUNTS:
+                ok = _is_int(x) and x >= 0
+            elif k == "primiera":
+                ok = x is None or (_is_int(x) and x >= 0)
+            elif k == "ranks":
+                ok = isinstance(x, list) and len(x) == 10 and all(_is_int(y) for y in x)
+            elif k == "primiera_cards":
+                ok = (
+                    isinstance(x, list)
+                    and len(x) <= 4
+                    and all(y is None or isinstance(y, str) for y in x)
+                )
+            else:
+                ok = isinstance(x, bool | int)
+            if not ok:
+                raise ReportError(f"count `{k}` has a value of the wrong kind: {x!r}")
+        if "cards" not in c or "coins" not in c:
+            raise ReportError(f"`counts` of a side needs `cards` and `coins`, got: {dict(c)!r}")
+        out.append(dict(c))
+    return out
+
+
+def _check_piles(value: object) -> list[list[str]]:
+    from capturefast._core import Card
+
+    if not isinstance(value, list | tuple) or len(value) not in (0, 2):
+        raise ReportError(f"`piles` expects one list of cards per side (2), got: {value!r}")
+    seen: dict[str, str] = {}
+    piles: list[list[str]] = []
+    for pile in value:
+        if not isinstance(pile, list | tuple):
+            raise ReportError(f"a pile is a list of cards, got: {pile!r}")
+        for card in pile:
+            if not isinstance(card, str):
+                raise InvalidCardError(f"a card in a report is a string such as 7D, got: {card!r}")
+            key = str(Card(card))
+            if key in seen:
+                raise InvalidCardError(f"card given more than once: {card}")
+            seen[key] = card
+        piles.append(list(pile))
+    if piles and len(seen) != 40:
+        missing = [r + s for r in _RANKS for s in _SUITS if r + s not in seen]
+        raise ReportError(
+            f"the piles must hold all 40 cards between them; missing: {'+'.join(missing)}"
+        )
+    return piles
+
+
+def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(d, Mapping):
+        raise ReportError(f"a hand report is a table, got: {type(d).__name__}")
+    for k in d:
+        if k not in _HAND_KEYS:
+            raise ReportError(
+                f"unknown hand report key (expected one of {', '.join(_HAND_KEYS)}): {k}"
+            )
+    for k in _HAND_KEYS:
+        if k in _HAND_REQUIRED and k not in d:
+            raise ReportError(f"a hand report needs `{k}`; missing: {k}")
+    game = d["game"]
+    if game not in CATEGORIES:
+        raise ReportError(f"unknown game (expected one of {', '.join(GAMES)}): {game}")
+    cats = CATEGORIES[game]
+    points = _ints("points", d["points"])
+    sweeps = _ints("sweeps", d["sweeps"])
+    awards = d["awards"]
+    if not isinstance(awards, Mapping):
+        raise ReportError(f"`awards` expects a table of category -> side, got: {awards!r}")
+    for name, side in awards.items():
+        if name not in cats:
+            raise ReportError(
+                f"unknown {game} category (expected one of {', '.join(cats)}): {name}"
+            )
+        if side not in (0, 1, None) or isinstance(side, bool):
+            raise ReportError(f"award of `{name}` expects 0, 1 or null, got: {side!r}")
+    for name in cats:
+        if name not in awards:
+            raise ReportError(f"a {game} hand report needs every category; missing: {name}")
+    counts = _check_counts(game, d["counts"])
+    piles = _check_piles(d.get("piles", []))
+    scores = d.get("scores")
+    if scores is not None:
+        scores = _ints("scores", scores)
+    bonuses = d.get("bonuses", {})
+    if not isinstance(bonuses, Mapping):
+        raise ReportError(
+            f"`bonuses` expects a table of bonus -> points per side, got: {bonuses!r}"
+        )
+    for name, pts in bonuses.items():
+        if name not in BONUSES:
+            raise ReportError(f"unknown bonus (expected one of {', '.join(BONUSES)}): {name}")
+        _ints(f"bonuses.{name}", pts)
+    # The totals must agree with each other.
+    for i, pile in enumerate(piles):
+        for key, n in (("cards", len(pile)), ("coins", sum(c.endswith(_COINS) for c in pile))):
+            if counts[i][key] != n:
+                raise ReportError(
+                    f"side {_SIDES[i]}'s pile holds {n} {key} but its counts say: {counts[i][key]}"
+                )
+    for i in (0, 1):
+        expected = (
+            sweeps[i]
+            + sum(1 for s in awards.values() if s == i)
+            + sum(p[i] for p in bonuses.values())
+        )
+        if points[i] != expected:
+            raise ReportError(
+                f"side {_SIDES[i]}'s points do not add up (sweeps + categories + bonuses = "
+                f"{expected}): {points[i]}"
+            )
+    return {
+        "game": game,
+        "points": points,
+        "awards": dict(awards),
+        "counts": counts,
+        "sweeps": sweeps,
+        "piles": piles,
+        "scores": scores,
+        "bonuses": {k: list(v) for k, v in bonuses.items()},
+    }
+
+
+# Primiera points per rank A..K; the figures (J Q K) per `primiera_figures`.
+_PRIMIERA_BASE: Final = (16, 12, 13, 14, 15, 18, 21)
+_PRIMIERA_TABLES: Final = tuple(
+    _PRIMIERA_BASE + figures for figures in ((10, 10, 10), (8, 9, 10), (0, 0, 0))
+)
+
+
+def _primiera_cards(pile: Sequence[str], value: int | None) -> list[str | None] | None:
+    """The best card per suit (C D H S, None where missing) making up `value`, or None.
+
+    Evidence only: tries each figures table and answers only when the cards add up to the
+    reported value, so a report never shows cards that disagree with its number.
+    """
+    if value is None:
+        return None
+    held = set(pile)
+    for table in _PRIMIERA_TABLES:
+        cards: list[str | None] = []
+        total = 0
+        for s in _SUITS:
+            best: tuple[int, int] | None = None
+            for i, r in enumerate(_RANKS):
+                if r + s in held and (best is None or table[i] >= best[0]):
+                    best = (table[i], i)
+            cards.append(None if best is None else _RANKS[best[1]] + s)
+            total += 0 if best is None else best[0]
+        if total == value:
+            return cards
+    return None
+
+
+def _coin_run(pile: Iterable[str]) -> int:
+    """Length of the run of coins A 2 3 ... from the ace."""
+    held = set(pile)
+    n = 0
+    for r in _RANKS:
+        if r + _COINS not in held:
+            break
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- hand report
 
 
 @dataclass(frozen=True)
@@ -17,23 +260,29 @@ class HandReport:
 
     Attributes:
         game: `scopa`, `escoba` or `chkobba`.
-        points: points per side (categories plus sweeps).
+        points: points per side (categories, sweeps and bonuses).
         awards: category name -> side index that won it, or None for a tie. The names follow the
             game (`settebello`/`velo`/`7ayya`, `primiera`/`setenta`/`bermila`, ...).
         counts: per side, what the categories count (`cards`, `coins`, and `primiera` or
-            `sevens`/`sixes`); a primiera of None is invalid (a suit is missing).
+            `sevens`/`sixes`; when the core reports them, `ranks`, `primiera_cards`, `coin_run`,
+            `seven_of_coins`); a primiera of None is invalid (a suit is missing).
         sweeps: sweeps per side.
         piles: per side, the captured cards (card strings).
         scores: the match score after the hand, when the report comes from a played hand.
+        bonuses: bonus name (`re_bello`, `napola`, `grande`, `all_coins`, `all_sevens`,
+            `declarations`) -> points per side; only the bonuses the rules score.
     """
 
     game: str
     points: list[int]
     awards: dict[str, int | None]
-    counts: list[dict[str, int | None]]
+    counts: list[dict[str, Any]]
     sweeps: list[int]
     piles: list[list[str]] = field(default_factory=list)
     scores: list[int] | None = None
+    bonuses: dict[str, list[int]] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ data
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (JSON-ready) of every field."""
@@ -41,48 +290,516 @@ class HandReport:
             "game": self.game,
             "points": list(self.points),
             "awards": dict(self.awards),
-            "counts": [dict(c) for c in self.counts],
+            "counts": [
+                {k: list(v) if isinstance(v, list | tuple) else v for k, v in c.items()}
+                for c in self.counts
+            ],
             "sweeps": list(self.sweeps),
             "piles": [list(p) for p in self.piles],
             "scores": None if self.scores is None else list(self.scores),
+            "bonuses": {k: list(v) for k, v in self.bonuses.items()},
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> HandReport:
-        """The report of `to_dict()`'s output."""
-        return cls(**d)
+    def from_dict(cls, d: Mapping[str, Any]) -> HandReport:
+        """The report of `to_dict()`'s output, checked.
 
-    def _evidence(self, category: str) -> str:
+        Raises:
+            ReportError: an unknown key, category or bonus, a list of the wrong length, or
+                totals that do not add up (pile sizes against counts, points against sweeps,
+                categories and bonuses).
+            InvalidCardError: a card that does not exist, or a card given twice.
+        """
+        return cls(**_validate_hand(d))
+
+    def to_json(self, **kwargs: Any) -> str:
+        """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> HandReport:
+        """The report of `to_json()`'s output, checked as in `from_dict`."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ReportError(f"cannot read the hand report as JSON: {e}") from None
+        return cls.from_dict(d)
+
+    # ------------------------------------------------------------------ evidence
+
+    def _holder(self, card: str, count_key: str | None = None) -> int | None:
+        """The side holding `card`: from the piles, or the counts."""
+        for i, p in enumerate(self.piles):
+            if card in p:
+                return i
+        if count_key is not None:
+            for i, c in enumerate(self.counts):
+                if c.get(count_key):
+                    return i
+        return None
+
+    def _primiera(self, i: int) -> str:
+        c = self.counts[i]
+        value = c.get("primiera")
+        cards = c.get("primiera_cards")
+        if cards is None and self.piles:
+            cards = _primiera_cards(self.piles[i], value)
+        missing: list[str] = []
+        shown: list[str] = []
+        if cards is not None:
+            for s, card in zip(_SUITS, list(cards) + [None] * (4 - len(cards)), strict=True):
+                if card is None:
+                    missing.append(s)
+                else:
+                    shown.append(card)
+        elif self.piles:
+            missing = [s for s in _SUITS if not any(x.endswith(s) for x in self.piles[i])]
+        text = "invalid" if value is None else str(value)
+        detail = " ".join(shown)
+        if missing:
+            detail = (detail + ", " if detail else "") + "no " + " ".join(missing)
+        return f"{text} ({detail})" if detail else text
+
+    def _seven_evidence(self, award: int | None) -> str:
+        holder = self._holder(_SEVEN_OF_COINS, "seven_of_coins")
+        if holder is None and not self.piles:
+            holder = award
+        return f"{_SEVEN_OF_COINS} held by {_side(holder)}"
+
+    def evidence(self, category: str) -> str:
+        """What decided `category` (a category, the sweeps' name, or a bonus), in words."""
         a, b = self.counts
+        cats = CATEGORIES.get(self.game, ())
         if category in ("cards", "karta"):
             return f"{a['cards']} v {b['cards']}"
         if category in ("coins", "dinari"):
             return f"{a['coins']} v {b['coins']}"
         if category in ("settebello", "velo", "7ayya"):
-            holder = next(
-                (i for i, p in enumerate(self.piles) if _SEVEN_OF_COINS in p),
-                self.awards[category],
-            )
-            return "7D held by " + ("nobody" if holder is None else "AB"[holder])
-        if category == "bermila":
+            return self._seven_evidence(self.awards.get(category))
+        if category == "bermila" and "sevens" in a and "sevens" in b:
             return f"sevens {a['sevens']} v {b['sevens']}, sixes {a['sixes']} v {b['sixes']}"
+        if category in ("primiera", "setenta", "bermila") or (cats and category == cats[3]):
+            return f"{self._primiera(0)} v {self._primiera(1)}"
+        if category in (self.sweep_name, "sweeps"):
+            return _pair(self.sweeps)
+        return self._bonus_evidence(category)
 
-        def prim(c: dict[str, int | None]) -> str:
-            return "invalid" if c["primiera"] is None else str(c["primiera"])
+    def _bonus_evidence(self, name: str) -> str:
+        pts = self.bonuses.get(name, [0, 0])
+        scorer = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else None
+        if name == "re_bello":
+            holder = self._holder(_KING_OF_COINS)
+            return f"{_KING_OF_COINS} held by {_side(holder if self.piles else scorer)}"
+        if name == "napola":
+            runs = [self._run(i) for i in (0, 1)]
+            for i, n in enumerate(runs):
+                if n >= 3:
+                    return f"{'-'.join(_RANKS[:n])} of coins held by {_SIDES[i]}"
+            return "nobody holds A-2-3 of coins"
+        if name == "grande":
+            holder = None
+            if self.piles:
+                for i, p in enumerate(self.piles):
+                    if all(r + _COINS in p for r in "JQK"):
+                        holder = i
+            else:
+                holder = scorer
+            return f"J-Q-K of coins held by {_side(holder)}"
+        if name == "all_coins":
+            holder = next((i for i, c in enumerate(self.counts) if c["coins"] == 10), None)
+            return f"all ten coins held by {_side(holder)}"
+        if name == "all_sevens":
+            holder = None
+            for i in (0, 1):
+                if self.piles:
+                    if all("7" + s in self.piles[i] for s in _SUITS):
+                        holder = i
+                elif self.counts[i].get("sevens") == 4 or (
+                    "ranks" in self.counts[i] and self.counts[i]["ranks"][6] == 4
+                ):
+                    holder = i
+            return f"all four sevens held by {_side(holder)}"
+        if name == "declarations":
+            return f"declared {_pair(pts)}"
+        return _pair(pts)
 
-        return f"{prim(a)} v {prim(b)}"
+    def _run(self, i: int) -> int:
+        c = self.counts[i]
+        if "coin_run" in c:
+            return int(c["coin_run"])
+        if self.piles:
+            return _coin_run(self.piles[i])
+        return 0
+
+    @property
+    def sweep_name(self) -> str:
+        """What the game calls its sweeps: `scope`, `escobas` or `chkobbas`."""
+        return SWEEP_NAMES.get(self.game, "sweeps")
+
+    # ------------------------------------------------------------------ tables
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per category, then the sweeps and each bonus, for `pandas.DataFrame`.
+
+        Each row: `category`, `evidence`, `points_a`, `points_b`, `won_by` (`"A"`, `"B"` or
+        None). The points of the rows add up to `points`.
+        """
+        out: list[dict[str, Any]] = []
+        for cat, side in self.awards.items():
+            out.append(
+                {
+                    "category": cat,
+                    "evidence": self.evidence(cat),
+                    "points_a": int(side == 0),
+                    "points_b": int(side == 1),
+                    "won_by": None if side is None else _SIDES[side],
+                }
+            )
+        extra = [(self.sweep_name, list(self.sweeps))]
+        extra += [(name, list(p)) for name, p in self.bonuses.items()]
+        for name, (pa, pb) in extra:
+            out.append(
+                {
+                    "category": name,
+                    "evidence": self.evidence(name),
+                    "points_a": pa,
+                    "points_b": pb,
+                    "won_by": "A" if pa > pb else "B" if pb > pa else None,
+                }
+            )
+        return out
+
+    def to_pandas(self) -> Any:
+        """`rows()` as a pandas DataFrame (pandas is imported only here)."""
+        pd = importlib.import_module("pandas")
+        return pd.DataFrame(self.rows(), columns=_HAND_COLUMNS)
 
     def __str__(self) -> str:
-        rows = [("category", "evidence", "won by")]
-        for cat, side in self.awards.items():
-            rows.append((cat, self._evidence(cat), "tie" if side is None else "AB"[side]))
-        sweep = _SWEEP_NAME.get(self.game, "sweeps")
-        rows.append((sweep, f"{self.sweeps[0]} v {self.sweeps[1]}", ""))
-        rows.append(("points", f"{self.points[0]} v {self.points[1]}", ""))
+        table = [("category", "evidence", "A", "B")]
+        for row in self.rows():
+            table.append(
+                (row["category"], row["evidence"], str(row["points_a"]), str(row["points_b"]))
+            )
+        table.append(("points", _pair(self.points), str(self.points[0]), str(self.points[1])))
         if self.scores is not None:
-            rows.append(("match score", f"{self.scores[0]} v {self.scores[1]}", ""))
-        w = [max(len(r[i]) for r in rows) for i in range(3)]
+            table.append(("match score", _pair(self.scores), "", ""))
+        w = [max(len(r[i]) for r in table) for i in range(4)]
         lines = [f"{self.game} hand: side A v side B"]
-        for r in rows:
-            lines.append(f"  {r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]}".rstrip())
+        for r in table:
+            lines.append(
+                f"  {r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:>{w[2]}}  {r[3]:>{w[3]}}".rstrip()
+            )
         return "\n".join(lines)
+
+    def __rich__(self) -> Table:
+        """A rich table: `rich.print(report)`."""
+        from rich.table import Table
+
+        t = Table(title=f"{self.game} hand", title_justify="left")
+        t.add_column("category")
+        t.add_column("evidence")
+        t.add_column("A", justify="right")
+        t.add_column("B", justify="right")
+        t.add_column("won by", justify="center")
+        for r in self.rows():
+            t.add_row(
+                r["category"],
+                r["evidence"],
+                str(r["points_a"]),
+                str(r["points_b"]),
+                r["won_by"] or "-",
+            )
+        t.add_section()
+        t.add_row("points", "", str(self.points[0]), str(self.points[1]), "", style="bold")
+        if self.scores is not None:
+            t.add_row("match score", "", str(self.scores[0]), str(self.scores[1]), "")
+        return t
+
+
+_HAND_COLUMNS: Final = ["category", "evidence", "points_a", "points_b", "won_by"]
+_MATCH_COLUMNS: Final = [
+    "hand",
+    "points_a",
+    "points_b",
+    "score_a",
+    "score_b",
+    "sweeps_a",
+    "sweeps_b",
+]
+
+
+# --------------------------------------------------------------------------- match report
+
+
+def _rules_of(rules: Rules | Mapping[str, Any]) -> Rules:
+    from capturefast._core import Rules
+
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, Mapping):
+        from capturefast.variants import from_dict
+
+        return from_dict(rules)
+    raise TypeError(f"expected Rules or a dict of rules, got: {type(rules).__name__}")
+
+
+class MatchReport:
+    """A match hand by hand: the running score, who won and why.
+
+    Attributes:
+        rules: the rules of the match.
+        hands: the hand reports, in order.
+        scores: the match score after each hand.
+        winner: the side that won (0 or 1), or None while the match goes on.
+        why: why the match ended (or why it goes on), in words.
+    """
+
+    rules: Rules
+    hands: list[HandReport]
+    scores: list[list[int]]
+    winner: int | None
+    why: str
+
+    def __init__(self, rules: Rules | Mapping[str, Any], hands: Iterable[HandReport]) -> None:
+        """The report of `hands` played under `rules` (a `Rules` or its dict).
+
+        Raises:
+            ReportError: a hand of another game, a hand whose match score disagrees with the
+                points before it, or a hand after the match was over.
+        """
+        self.rules = _rules_of(rules)
+        self.hands = list(hands)
+        self.scores = []
+        self.winner = None
+        self._compute()
+
+    @classmethod
+    def from_hands(
+        cls, rules: Rules | Mapping[str, Any], hands: Iterable[HandReport]
+    ) -> MatchReport:
+        """Same as `MatchReport(rules, hands)`."""
+        return cls(rules, hands)
+
+    def _compute(self) -> None:
+        r = self.rules
+        target = r.target
+        all_coins = bool(r.options.get("all_coins_wins", False))
+        score = [0, 0]
+        over = False
+        why = "no hand has been played yet: the match goes on"
+        for n, h in enumerate(self.hands, start=1):
+            if not isinstance(h, HandReport):
+                raise TypeError(f"expected HandReport, got: {type(h).__name__}")
+            if over:
+                raise ReportError(f"the match was over after hand {n - 1}; one hand too many: {n}")
+            if h.game != r.game:
+                raise ReportError(f"a {r.game} match cannot hold a hand of: {h.game}")
+            score = [score[0] + h.points[0], score[1] + h.points[1]]
+            if h.scores is not None and list(h.scores) != score:
+                raise ReportError(
+                    f"hand {n} says the match score is {_pair(h.scores)}, but the points of "
+                    f"the hands add up to: {_pair(score)}"
+                )
+            self.scores.append(list(score))
+            coins = [i for i in (0, 1) if h.counts[i].get("coins") == 10]
+            if all_coins and coins:
+                self.winner, over = coins[0], True
+                why = (
+                    f"side {_SIDES[coins[0]]} captured all ten coins in hand {n}, which wins "
+                    f"the match ({_pair(score)})"
+                )
+                continue
+            w = r.match_winner(score)
+            reached = [s >= target for s in score]
+            if w is not None:
+                self.winner, over = w, True
+                if reached[1 - w]:
+                    why = (
+                        f"both sides reached {target} after hand {n}; side {_SIDES[w]} won "
+                        f"with the higher total ({_pair(score)})"
+                    )
+                else:
+                    why = f"side {_SIDES[w]} reached {target} alone after hand {n} ({_pair(score)})"
+            elif all(reached):
+                why = (
+                    f"both sides reached {target} with equal totals after hand {n} "
+                    f"({_pair(score)}): another hand is played"
+                )
+            else:
+                why = f"no side has reached {target} yet ({_pair(score)}): the match goes on"
+        self.why = why
+
+    @property
+    def over(self) -> bool:
+        """Whether the match has a winner."""
+        return self.winner is not None
+
+    @property
+    def final_score(self) -> list[int]:
+        """The match score after the last hand ([0, 0] before any)."""
+        return list(self.scores[-1]) if self.scores else [0, 0]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MatchReport):
+            return NotImplemented
+        return self.rules == other.rules and self.hands == other.hands
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"MatchReport({self.rules.game}, hands={len(self.hands)}, "
+            f"score={_pair(self.final_score)}, winner={_side(self.winner)})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (JSON-ready): the rules, every hand, the running scores, winner, why."""
+        return {
+            "rules": self.rules.to_dict(),
+            "hands": [h.to_dict() for h in self.hands],
+            "scores": [list(s) for s in self.scores],
+            "winner": self.winner,
+            "why": self.why,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> MatchReport:
+        """The report of `to_dict()`'s output; the scores, winner and why are checked.
+
+        Raises:
+            ReportError: an unknown key, a bad hand, or derived fields that disagree.
+        """
+        if not isinstance(d, Mapping):
+            raise ReportError(f"a match report is a table, got: {type(d).__name__}")
+        keys = ("rules", "hands", "scores", "winner", "why")
+        for k in d:
+            if k not in keys:
+                raise ReportError(
+                    f"unknown match report key (expected one of {', '.join(keys)}): {k}"
+                )
+        for k in ("rules", "hands"):
+            if k not in d:
+                raise ReportError(f"a match report needs `{k}`; missing: {k}")
+        if not isinstance(d["hands"], list | tuple):
+            raise ReportError(f"`hands` expects a list of hand reports, got: {d['hands']!r}")
+        m = cls(d["rules"], [HandReport.from_dict(h) for h in d["hands"]])
+        for k in ("scores", "winner", "why"):
+            if k in d and d[k] != m.to_dict()[k]:
+                raise ReportError(f"`{k}` disagrees with the hands, which give: {m.to_dict()[k]!r}")
+        return m
+
+    def to_json(self, **kwargs: Any) -> str:
+        """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchReport:
+        """The report of `to_json()`'s output, checked as in `from_dict`."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ReportError(f"cannot read the match report as JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def rows(self) -> list[dict[str, int]]:
+        """One row per hand, for `pandas.DataFrame`: `hand` (from 1), `points_a`, `points_b`,
+        `score_a`, `score_b` (after the hand), `sweeps_a`, `sweeps_b`."""
+        return [
+            {
+                "hand": n,
+                "points_a": h.points[0],
+                "points_b": h.points[1],
+                "score_a": s[0],
+                "score_b": s[1],
+                "sweeps_a": h.sweeps[0],
+                "sweeps_b": h.sweeps[1],
+            }
+            for n, (h, s) in enumerate(zip(self.hands, self.scores, strict=True), start=1)
+        ]
+
+    def to_pandas(self) -> Any:
+        """`rows()` as a pandas DataFrame (pandas is imported only here)."""
+        pd = importlib.import_module("pandas")
+        return pd.DataFrame(self.rows(), columns=_MATCH_COLUMNS)
+
+    def _headline(self) -> str:
+        r = self.rules
+        return f"{r.game} match, {r.players} players, to {r.target}"
+
+    def _result(self) -> str:
+        return ("no winner yet: " if self.winner is None else "") + self.why
+
+    def __str__(self) -> str:
+        sweeps = SWEEP_NAMES.get(self.rules.game, "sweeps")
+        head = ("hand", "points", "score", sweeps)
+        table = [head]
+        for row in self.rows():
+            table.append(
+                (
+                    str(row["hand"]),
+                    f"{row['points_a']} v {row['points_b']}",
+                    f"{row['score_a']} v {row['score_b']}",
+                    f"{row['sweeps_a']} v {row['sweeps_b']}",
+                )
+            )
+        w = [max(len(r[i]) for r in table) for i in range(4)]
+        lines = [self._headline() + ": side A v side B"]
+        for r in table:
+            lines.append(f"  {r[0]:>{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}".rstrip())
+        lines.append(self._result())
+        return "\n".join(lines)
+
+    def __rich__(self) -> Table:
+        """A rich table: `rich.print(report)`."""
+        from rich.table import Table
+
+        sweeps = SWEEP_NAMES.get(self.rules.game, "sweeps")
+        t = Table(title=self._headline(), title_justify="left", caption=self._result())
+        t.add_column("hand", justify="right")
+        for name in ("points A", "points B", "score A", "score B", f"{sweeps} A", f"{sweeps} B"):
+            t.add_column(name, justify="right")
+        for row in self.rows():
+            t.add_row(*(str(v) for v in row.values()))
+        return t
+
+
+def play_match_report(
+    rules: Rules,
+    seed: int = 0,
+    bot: str | Callable[[State, list[Move]], Move] = "random",
+    *,
+    max_hands: int = 10_000,
+) -> MatchReport:
+    """Plays one match from deal `seed` and reports it.
+
+    Args:
+        rules: the rules of the match.
+        seed: the deal seed (`State.new`); the random bot draws from `random.Random(seed)`.
+        bot: `"random"` (a uniformly random legal move for every seat), or a function
+            `choose(state, legal_moves) -> move` that plays every seat.
+        max_hands: a guard against a match that never ends.
+
+    Raises:
+        ValueError: an unknown bot name.
+    """
+    from capturefast._core import State
+
+    if callable(bot):
+        choose = bot
+    elif bot == "random":
+        rng = random.Random(seed)
+
+        def choose(state: State, moves: list[Move]) -> Move:
+            return rng.choice(moves)
+    else:
+        raise ValueError(f"unknown bot (expected random, or a function): {bot}")
+    state = State.new(rules, seed)
+    hands: list[HandReport] = []
+    for _ in range(max_hands):
+        while not state.hand_over:
+            state = state.play(choose(state, state.legal_moves()))
+        hands.append(state.hand_report())
+        if state.match_over:
+            break
+        state = state.next_hand()
+    return MatchReport(rules, hands)

@@ -1,0 +1,445 @@
+"""Hand and match reports: evidence, round trips, rows, rich, and bad input.
+
+Expected values are worked out by hand from the spec (S11, E11, K14) and docs/variants.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+from capturefast import (
+    CaptureFastError,
+    HandReport,
+    InvalidCardError,
+    MatchReport,
+    ReportError,
+    Rules,
+    VariantError,
+    play_match_report,
+    variants,
+)
+
+RANKS = "A234567JQK"
+SUITS = "CDHS"
+ALL = [r + s for r in RANKS for s in SUITS]
+
+
+def rest_of(used: Iterable[str]) -> list[str]:
+    u = set(used)
+    return [c for c in ALL if c not in u]
+
+
+def piles(a: list[str]) -> list[list[str]]:
+    return [list(a), rest_of(a)]
+
+
+def evidence(rep: HandReport) -> dict[str, str]:
+    return {r["category"]: r["evidence"] for r in rep.rows()}
+
+
+# S11: A = 7H 7D 6C 5S (75); B: clubs 7C 21, diamonds 6D 18, hearts 6H 18, spades 7S 21 = 78.
+SCOPA_A = ["7H", "7D", "6C", "5S"]
+# K14 seed example: 22 cards, 6 coins, 7D, sevens 2-2, sixes 3-1.
+CHKOBBA_A = [
+    "AD", "2D", "3D", "4D", "5D", "7D", "7C", "6C", "6H", "6S", "AC",
+    "2C", "3C", "4C", "5C", "QC", "JC", "KC", "AH", "2H", "3H", "4H",
+]  # fmt: skip
+# E11: A holds the four sevens (84); B: 2C 12, 6D 18, 3H 13, 3S 13 = 56.
+ESCOBA_A = ["AD", "2D", "3D", "4D", "5D", "7D", "7C", "7H", "7S", "6C", "6H", "6S"]
+ESCOBA_A += ["AC", "AH", "AS", "5C", "5H", "5S", "4C", "4H", "4S", "3C"]
+MISSING_SPADES = ["7C", "7D", "7H", "6C", "6D", "6H", "AC", "AD", "AH", "5C", "5D", "5H"]
+MISSING_SPADES += ["4C", "4D", "4H"]
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+def test_scopa_evidence() -> None:
+    rep = Rules.scopa().score(piles(SCOPA_A), [2, 0])
+    assert evidence(rep) == {
+        "cards": "4 v 36",
+        "coins": "1 v 9",
+        "settebello": "7D held by A",
+        "primiera": "75 (6C 7D 7H 5S) v 78 (7C 6D 6H 7S)",
+        "scope": "2 v 0",
+    }
+    text = str(rep)
+    assert "7D held by A" in text and "75 (6C 7D 7H 5S) v 78" in text
+    assert "scope" in text and "points" in text
+
+
+def test_escoba_evidence() -> None:
+    rep = Rules.escoba().score(piles(ESCOBA_A), [2, 0])
+    assert evidence(rep) == {
+        "cards": "22 v 18",
+        "coins": "6 v 4",
+        "velo": "7D held by A",
+        "setenta": "84 (7C 7D 7H 7S) v 56 (2C 6D 3H 3S)",
+        "escobas": "2 v 0",
+    }
+
+
+def test_chkobba_evidence() -> None:
+    rep = Rules.chkobba().score(piles(CHKOBBA_A), [1, 0])
+    assert evidence(rep) == {
+        "karta": "22 v 18",
+        "dinari": "6 v 4",
+        "7ayya": "7D held by A",
+        "bermila": "sevens 2 v 2, sixes 3 v 1",
+        "chkobbas": "1 v 0",
+    }
+
+
+def test_missing_suit_evidence() -> None:
+    # A lacks spades; B: 3C 3D 3H 7S = 13 + 13 + 13 + 21 = 60.
+    rep = Rules.scopa().score(piles(MISSING_SPADES))
+    assert evidence(rep)["primiera"] == "invalid (no S) v 60 (3C 3D 3H 7S)"
+    # V-S4 zero: A = 7C 7D 7H = 63 and spades count 0.
+    rep = Rules.scopa(primiera_missing_suit="zero").score(piles(MISSING_SPADES))
+    assert evidence(rep)["primiera"] == "63 (7C 7D 7H, no S) v 60 (3C 3D 3H 7S)"
+    # CHKOBBA_A holds every club, so B has no primiera; A = 7C 7D 6H 6S = 21+21+18+18 = 78.
+    rep = Rules.scopa().score(piles(CHKOBBA_A))
+    assert evidence(rep)["primiera"] == "78 (7C 7D 6H 6S) v invalid (no C)"
+
+
+def test_primiera_cards_from_the_core_are_used() -> None:
+    d = Rules.scopa().score(piles(SCOPA_A)).to_dict()
+    d["counts"][0]["primiera_cards"] = ["6C", "7D", "7H", "5S"]
+    d["counts"][1]["primiera_cards"] = ["7C", "6D", "6H", "7S"]
+    rep = HandReport.from_dict(d)
+    assert evidence(rep)["primiera"] == "75 (6C 7D 7H 5S) v 78 (7C 6D 6H 7S)"
+    # Without piles the cards still show.
+    d["piles"] = []
+    assert evidence(HandReport.from_dict(d))["primiera"] == "75 (6C 7D 7H 5S) v 78 (7C 6D 6H 7S)"
+
+
+# A: A-2-3-4 and J-Q-K of coins (napola 4, grande, re bello), 7H 7D 6C 5S (75). 11 cards, 8 coins.
+# B: 29 cards, 2 coins (5D 6D), primiera 7C 6D 6H 7S = 78. Awards: cards B, coins A,
+# settebello A, primiera B.
+BONUS_A = ["AD", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "7D", "6C", "5S"]
+
+
+def bonus_report(bonuses: dict[str, list[int]]) -> HandReport:
+    base = Rules.scopa().score(piles(BONUS_A)).to_dict()
+    assert base["awards"] == {"cards": 1, "coins": 0, "settebello": 0, "primiera": 1}
+    base["bonuses"] = bonuses
+    base["points"] = [2 + sum(p[i] for p in bonuses.values()) for i in (0, 1)]
+    return HandReport.from_dict(base)
+
+
+def test_bonus_evidence() -> None:
+    rep = bonus_report(
+        {
+            "re_bello": [1, 0],
+            "napola": [4, 0],
+            "grande": [5, 0],
+            "declarations": [3, 0],
+            "all_coins": [0, 0],
+            "all_sevens": [0, 0],
+        }
+    )
+    ev = evidence(rep)
+    assert ev["re_bello"] == "KD held by A"
+    assert ev["napola"] == "A-2-3-4 of coins held by A"
+    assert ev["grande"] == "J-Q-K of coins held by A"
+    assert ev["declarations"] == "declared 3 v 0"
+    assert ev["all_coins"] == "all ten coins held by nobody"
+    assert ev["all_sevens"] == "all four sevens held by nobody"
+    assert rep.points == [2 + 1 + 4 + 5 + 3, 2]
+    rows = rep.rows()
+    assert sum(r["points_a"] for r in rows) == rep.points[0]
+    assert sum(r["points_b"] for r in rows) == rep.points[1]
+    assert "A-2-3-4 of coins" in str(rep)
+
+
+def test_all_coins_and_all_sevens_evidence() -> None:
+    a = [r + "D" for r in RANKS] + ["7C", "7H", "7S"]
+    base = Rules.scopa().score(piles(a)).to_dict()
+    base["bonuses"] = {"all_coins": [2, 0], "all_sevens": [3, 0]}
+    base["points"][0] += 5
+    ev = evidence(HandReport.from_dict(base))
+    assert ev["all_coins"] == "all ten coins held by A"
+    assert ev["all_sevens"] == "all four sevens held by A"
+
+
+def test_core_bonuses_match_the_hand_computation() -> None:
+    # Cirulla with re bello: napola A-2-3-4 = 4, grande 5, re bello 1, all for A.
+    r = variants.rules("cirulla", re_bello=True)
+    rep = r.score(piles(BONUS_A))
+    if not rep.bonuses:
+        pytest.skip("core does not report bonuses yet")
+    assert rep.bonuses["napola"] == [4, 0]
+    assert rep.bonuses["grande"] == [5, 0]
+    assert rep.bonuses["re_bello"] == [1, 0]
+    assert rep.points[0] == 2 + 4 + 5 + 1 + rep.bonuses.get("declarations", [0, 0])[0]
+    assert evidence(rep)["napola"] == "A-2-3-4 of coins held by A"
+
+
+# --------------------------------------------------------------------------- data
+
+
+def played_report(game: str = "scopa", seed: int = 3) -> HandReport:
+    m = play_match_report(Rules(game), seed)
+    return m.hands[0]
+
+
+@pytest.mark.parametrize("game", ["scopa", "escoba", "chkobba"])
+def test_round_trips(game: str) -> None:
+    reps = [Rules(game).score(piles(CHKOBBA_A), [1, 0]), played_report(game)]
+    for rep in reps:
+        d = rep.to_dict()
+        assert json.loads(json.dumps(d)) == d
+        assert HandReport.from_dict(d) == rep
+        assert HandReport.from_dict(d).to_dict() == d
+        assert HandReport.from_json(rep.to_json()) == rep
+        assert HandReport.from_json(rep.to_json(indent=2)).to_dict() == d
+    assert reps[1].scores is not None
+    b = bonus_report({"napola": [4, 0]})
+    assert HandReport.from_json(b.to_json()) == b
+
+
+def test_old_dicts_without_bonuses_still_load() -> None:
+    d = Rules.scopa().score(piles(SCOPA_A)).to_dict()
+    del d["bonuses"], d["piles"], d["scores"]
+    rep = HandReport.from_dict(d)
+    assert rep.bonuses == {} and rep.piles == [] and rep.scores is None
+
+
+def test_rows_and_pandas() -> None:
+    rep = Rules.scopa().score(piles(SCOPA_A), [2, 0])
+    assert rep.rows() == [
+        {"category": "cards", "evidence": "4 v 36", "points_a": 0, "points_b": 1, "won_by": "B"},
+        {"category": "coins", "evidence": "1 v 9", "points_a": 0, "points_b": 1, "won_by": "B"},
+        {
+            "category": "settebello",
+            "evidence": "7D held by A",
+            "points_a": 1,
+            "points_b": 0,
+            "won_by": "A",
+        },
+        {
+            "category": "primiera",
+            "evidence": "75 (6C 7D 7H 5S) v 78 (7C 6D 6H 7S)",
+            "points_a": 0,
+            "points_b": 1,
+            "won_by": "B",
+        },
+        {"category": "scope", "evidence": "2 v 0", "points_a": 2, "points_b": 0, "won_by": "A"},
+    ]
+    tie = Rules.scopa().score(piles(MISSING_SPADES)).rows()
+    assert tie[1] == {
+        "category": "coins",
+        "evidence": "5 v 5",
+        "points_a": 0,
+        "points_b": 0,
+        "won_by": None,
+    }
+    pd = pytest.importorskip("pandas")
+    df = rep.to_pandas()
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == ["category", "evidence", "points_a", "points_b", "won_by"]
+    assert df["points_a"].sum() == 3 and df["points_b"].sum() == 3
+
+
+def render(obj: Any) -> str:
+    rich_console = pytest.importorskip("rich.console")
+    console = rich_console.Console(record=True, width=140, color_system=None)
+    console.print(obj)
+    return str(console.export_text())
+
+
+@pytest.mark.parametrize("game", ["scopa", "escoba", "chkobba"])
+def test_rich_rendering(game: str) -> None:
+    rep = played_report(game)
+    text = render(rep)
+    for cat in Rules(game).categories:
+        assert cat in text
+    assert {"scopa": "scope", "escoba": "escobas", "chkobba": "chkobbas"}[game] in text
+    assert "7D held by" in text
+    assert "match score" in text
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def bad(d: dict[str, Any], word: str, cls: type[Exception] = ReportError) -> None:
+    with pytest.raises(cls) as e:
+        HandReport.from_dict(d)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, CaptureFastError)
+    assert word in str(e.value), str(e.value)
+
+
+def test_bad_report_dicts() -> None:
+    good = Rules.scopa().score(piles(SCOPA_A), [2, 0]).to_dict()
+
+    def edit(**kw: Any) -> dict[str, Any]:
+        d = copy.deepcopy(good)
+        d.update(kw)
+        return d
+
+    bad(edit(colour="red"), "colour")
+    d = edit()
+    del d["awards"]
+    bad(d, "awards")
+    bad(edit(game="poker"), "poker")
+    bad(edit(awards={**good["awards"], "velo": 0}), "velo")
+    awards = dict(good["awards"])
+    del awards["primiera"]
+    bad(edit(awards=awards), "primiera")
+    bad(edit(awards={**good["awards"], "cards": 2}), "2")
+    bad(edit(points=[3, 3, 0]), "[3, 3, 0]")
+    bad(edit(sweeps=[2]), "[2]")
+    bad(edit(scores=[1]), "[1]")
+    bad(edit(counts=[good["counts"][0]]), "counts")
+    bad(edit(counts=[{**good["counts"][0], "colour": 1}, good["counts"][1]]), "colour")
+    bad(edit(bonuses={"jackpot": [1, 0]}), "jackpot")
+    bad(edit(bonuses={"napola": [1]}), "[1]")
+    bad(edit(points=[4, 3]), "4")  # 2 sweeps + 1 category = 3, not 4
+    # Cards: unknown, twice, missing, and piles that disagree with the counts.
+    bad(edit(piles=[["ZZ", *SCOPA_A[1:]], rest_of(SCOPA_A)]), "ZZ", InvalidCardError)
+    bad(edit(piles=[[*SCOPA_A, "7D"], rest_of(SCOPA_A)]), "7D", InvalidCardError)
+    bad(edit(piles=[SCOPA_A, rest_of(SCOPA_A)[1:]]), "AC")
+    moved = [[*SCOPA_A, "AC"], rest_of([*SCOPA_A, "AC"])]
+    bad(edit(piles=moved), "4")
+    with pytest.raises(ReportError):
+        HandReport.from_json("{not json")
+    with pytest.raises(ReportError):
+        HandReport.from_dict([1, 2])  # type: ignore[arg-type]
+
+
+def test_bad_scoring_input_is_a_clear_error() -> None:
+    with pytest.raises(InvalidCardError, match="7D"):
+        Rules.scopa().score([["7D", "7D"], rest_of(["7D"])])
+    with pytest.raises(CaptureFastError) as e:
+        Rules.scopa().score([["7D"], ["KS"]])
+    assert isinstance(e.value, ValueError)
+    assert "40" in str(e.value)
+    with pytest.raises(InvalidCardError, match="XX"):
+        Rules.scopa().score([["XX"], rest_of([])])
+
+
+# --------------------------------------------------------------------------- match report
+
+
+def hand(a: int, b: int, game: str = "scopa", coins: tuple[int, int] = (5, 5)) -> HandReport:
+    """A hand scoring `a` v `b`, all from sweeps (every category tied or ignored)."""
+    cats = {"scopa": ("cards", "coins", "settebello", "primiera")}[game]
+    return HandReport(
+        game=game,
+        points=[a, b],
+        awards=dict.fromkeys(cats),
+        counts=[
+            {"cards": 20, "coins": coins[0], "primiera": None},
+            {"cards": 20, "coins": coins[1], "primiera": None},
+        ],
+        sweeps=[a, b],
+    )
+
+
+def test_match_one_side_reaches_the_target() -> None:
+    m = MatchReport(Rules.scopa(), [hand(6, 2), hand(6, 3)])
+    assert m.scores == [[6, 2], [12, 5]]
+    assert m.winner == 0 and m.over
+    assert "reached 11 alone" in m.why and "12 v 5" in m.why
+    assert m.rows() == [
+        {
+            "hand": 1,
+            "points_a": 6,
+            "points_b": 2,
+            "score_a": 6,
+            "score_b": 2,
+            "sweeps_a": 6,
+            "sweeps_b": 2,
+        },
+        {
+            "hand": 2,
+            "points_a": 6,
+            "points_b": 3,
+            "score_a": 12,
+            "score_b": 5,
+            "sweeps_a": 6,
+            "sweeps_b": 3,
+        },
+    ]
+    assert "side A reached 11 alone" in str(m)
+
+
+def test_match_both_reach_the_target_higher_wins() -> None:
+    m = MatchReport.from_hands(Rules.scopa(), [hand(5, 6), hand(7, 5)])
+    assert m.scores[-1] == [12, 11]
+    assert m.winner == 0
+    assert "both sides reached 11" in m.why and "higher" in m.why
+
+
+def test_match_tie_at_the_target_plays_on() -> None:
+    m = MatchReport(Rules.scopa(), [hand(6, 6), hand(5, 5)])
+    assert m.winner is None and not m.over
+    assert "another hand" in m.why and "11 v 11" in m.why
+    m = MatchReport(Rules.scopa(), [hand(6, 6), hand(5, 5), hand(0, 1)])
+    assert m.winner == 1
+    assert m.scores[-1] == [11, 12]
+    m = MatchReport(Rules.scopa(), [hand(3, 2)])
+    assert m.winner is None and "goes on" in m.why
+
+
+def test_match_all_coins_wins() -> None:
+    rules = Rules.scopa(all_coins_wins=True)
+    # A passes the target on hand 2, but B captured every coin in that hand.
+    m = MatchReport(rules, [hand(8, 0), hand(4, 2, coins=(0, 10))])
+    assert m.winner == 1
+    assert "all ten coins" in m.why and "hand 2" in m.why
+    # Without the option the scores decide.
+    assert MatchReport(Rules.scopa(), [hand(8, 0), hand(4, 2, coins=(0, 10))]).winner == 0
+
+
+def test_match_round_trip_and_rendering() -> None:
+    m = MatchReport(Rules.escoba(), [])
+    assert m.winner is None and m.scores == []
+    m = play_match_report(Rules.chkobba(), 5)
+    d = m.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert MatchReport.from_dict(d) == m
+    assert MatchReport.from_json(m.to_json()).to_dict() == d
+    assert MatchReport(d["rules"], m.hands) == m
+    text = str(m)
+    assert "chkobbas" in text and m.why in text
+    rich_text = render(m)
+    assert "won" in rich_text or "reached" in rich_text
+    pd = pytest.importorskip("pandas")
+    df = m.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == len(m.hands)
+
+
+def test_played_match_is_consistent_and_deterministic() -> None:
+    for game in ("scopa", "escoba", "chkobba"):
+        rules = Rules(game)
+        m = play_match_report(rules, 11)
+        assert m == play_match_report(rules, 11)
+        assert m.winner is not None
+        final = m.scores[-1]
+        assert final[m.winner] >= rules.target
+        assert final[m.winner] > final[1 - m.winner]
+        for h, s in zip(m.hands, m.scores, strict=True):
+            assert h.scores == s
+
+
+def test_bad_match_input() -> None:
+    with pytest.raises(ReportError, match="3"):
+        MatchReport(Rules.scopa(), [hand(6, 2), hand(6, 3), hand(1, 1)])  # over after hand 2
+    scored = hand(3, 1)
+    wrong = HandReport(**{**scored.__dict__, "scores": [4, 1]})
+    with pytest.raises(ReportError, match="4 v 1"):
+        MatchReport(Rules.scopa(), [wrong])
+    with pytest.raises(ReportError, match="escoba"):
+        MatchReport(Rules.scopa(), [HandReport(**{**scored.__dict__, "game": "escoba"})])
+    d = MatchReport(Rules.scopa(), [hand(6, 2), hand(6, 3)]).to_dict()
+    with pytest.raises(ReportError, match="winner"):
+        MatchReport.from_dict({**d, "winner": 1})
+    with pytest.raises(ReportError, match="extra"):
+        MatchReport.from_dict({**d, "extra": 1})
+    with pytest.raises(VariantError):
+        MatchReport.from_dict({**d, "rules": {"game": "scopa", "target": 0}})

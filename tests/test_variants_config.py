@@ -1,0 +1,482 @@
+"""Named variants (presets), variant files and `capturefast rules`: docs/variants.md.
+
+The expected presets and option values below are copied by hand from docs/variants.md, not read
+from `capturefast.variants`. Options the core does not accept yet skip (`needs`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import capturefast as cf
+import pytest
+from capturefast import Rules, VariantError, variants
+from capturefast.errors import CaptureFastError
+
+# docs/variants.md, "Presets".
+PRESET_TABLE: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "scopa": ("scopa", 2, {}),
+    "scopone": ("scopa", 4, {"deal": "scopone"}),
+    "scopone_scientifico": ("scopa", 4, {"deal": "scientifico"}),
+    "scopa_a_15": ("scopa", 2, {"capture": "fifteen"}),
+    "scopa_d_assi": ("scopa", 2, {"ace_takes_all": True}),
+    "cirulla": (
+        "scopa",
+        2,
+        {
+            "capture": "match_or_fifteen",
+            "ace_takes_all": True,
+            "ace_sweep": True,
+            "redeal": "two_aces",
+            "opening_sweeps": "sum",
+            "declarations": True,
+            "napola": True,
+            "grande": 5,
+            "all_coins_wins": True,
+            "target": 51,
+        },
+    ),
+    "escoba": ("escoba", 2, {}),
+    "chkobba": ("chkobba", 2, {}),
+}
+
+# docs/variants.md, "The options": values to draw from (ints: a few legal values), games.
+ALL_GAMES = ("scopa", "escoba", "chkobba")
+PRIMIERA_GAMES = ("scopa", "escoba")
+OPTIONS: dict[str, tuple[list[Any], tuple[str, ...]]] = {
+    "target": ([1, 11, 21, 51, 10000], ALL_GAMES),
+    "direction": (["counterclockwise", "clockwise"], ALL_GAMES),
+    "deal": (["standard", "scopone", "scientifico"], ALL_GAMES),
+    "redeal": (["off", "three_kings", "three_of_a_rank", "two_aces", "any_ace"], ALL_GAMES),
+    "opening_sweeps": (["off", "sum", "partition"], ALL_GAMES),
+    "capture": (["match", "fifteen", "match_or_fifteen"], ALL_GAMES),
+    "fewest_cards": ([False, True], ALL_GAMES),
+    "compulsory_capture": ([True, False], ALL_GAMES),
+    "renuncio": ([False, True], ALL_GAMES),
+    "ace_takes_all": ([False, True], ALL_GAMES),
+    "ace_takes_ace_only": ([True, False], ALL_GAMES),
+    "ace_sweep": ([False, True], ALL_GAMES),
+    "declarations": ([False, True], ALL_GAMES),
+    "declaration_low": ([3, 0, 100], ALL_GAMES),
+    "declaration_triple": ([10, 0, 100], ALL_GAMES),
+    "declaration_wild": ([True, False], ALL_GAMES),
+    "last_play_sweep": (["void", "counts"], ALL_GAMES),
+    "primiera_mode": (["table", "most_sevens", "three_sevens"], PRIMIERA_GAMES),
+    "primiera_figures": (["flat", "graded", "zero"], PRIMIERA_GAMES),
+    "primiera_missing_suit": (["invalid", "zero"], PRIMIERA_GAMES),
+    "bermila": (["sevens_then_sixes", "cascade", "primiera"], ("chkobba",)),
+    "re_bello": ([False, True], ALL_GAMES),
+    "napola": ([False, True], ALL_GAMES),
+    "napola_cap": ([0, 3, 10], ALL_GAMES),
+    "grande": ([0, 5, 100], ALL_GAMES),
+    "all_coins_wins": ([False, True], ALL_GAMES),
+    "all_coins_bonus": ([0, 1, 100], ALL_GAMES),
+    "all_sevens_bonus": ([0, 1, 100], ALL_GAMES),
+    "chkobba_face_values": (["tunisian", "italian"], ("chkobba",)),
+    "cut_card": ([True, False], ("chkobba",)),
+    "deck": (["standard", "numerals"], PRIMIERA_GAMES),
+}
+
+
+def needs(game: str, players: int = 2, **options: Any) -> None:
+    """Skips the test when the core does not know one of `options` yet."""
+    for name, value in options.items():
+        try:
+            Rules(game, players=players, **{name: value})
+        except VariantError as e:
+            if "unknown option" in str(e):
+                pytest.skip(f"core does not accept option `{name}` yet")
+
+
+def needs_preset(name: str) -> None:
+    game, players, overrides = PRESET_TABLE[name]
+    needs(game, players, **overrides)
+
+
+# --------------------------------------------------------------------------- presets
+
+
+def test_preset_names_are_the_documented_table() -> None:
+    assert variants.preset_names() == list(PRESET_TABLE)
+    for name, (game, players, overrides) in PRESET_TABLE.items():
+        p = variants.PRESETS[name]
+        assert p.game == game
+        expected = dict(overrides)
+        if players != 2:
+            expected["players"] = players
+        assert dict(p.overrides) == expected
+        assert p.title
+
+
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_preset_builds_with_game_players_and_options(name: str) -> None:
+    needs_preset(name)
+    game, players, overrides = PRESET_TABLE[name]
+    r = variants.rules(name)
+    assert isinstance(r, Rules)
+    assert (r.game, r.players) == (game, players)
+    for k, v in overrides.items():
+        assert r.options[k] == v, k
+    # Every other option is the game's default.
+    base = Rules(game, players=players).options
+    for k, v in r.options.items():
+        if k not in overrides:
+            assert base[k] == v, k
+    assert r == Rules(game, players=players, **overrides)
+
+
+def test_preset_names_accept_dashes() -> None:
+    needs_preset("scopa_a_15")
+    assert variants.rules("Scopa-A-15") == variants.rules("scopa_a_15")
+
+
+def test_keyword_overrides_win_over_the_preset() -> None:
+    needs_preset("cirulla")
+    r = variants.rules("cirulla", target=100, grande=0)
+    assert r.target == 100
+    assert r.options["grande"] == 0
+    assert r.options["napola"] is True
+    assert r.options["capture"] == "match_or_fifteen"
+    r4 = variants.rules("cirulla", players=4)
+    assert r4.players == 4 and r4.target == 51
+    assert variants.rules("escoba", target=31).target == 31
+    assert variants.rules("chkobba", players=4).players == 4
+
+
+def test_unknown_preset_names_it_and_lists_the_presets() -> None:
+    with pytest.raises(VariantError) as e:
+        variants.rules("briscola")
+    assert isinstance(e.value, ValueError)
+    msg = str(e.value)
+    assert msg.endswith(": briscola")
+    for name in PRESET_TABLE:
+        assert name in msg
+
+
+def test_a_preset_fixes_its_game() -> None:
+    with pytest.raises(VariantError, match="game"):
+        variants.rules("escoba", game="scopa")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "named"),
+    [
+        ("scopa", {"no_such_option": 1}, "no_such_option"),
+        ("scopa", {"target": 0}, "target"),
+        ("scopa", {"target": 10001}, "target"),
+        ("scopa", {"target": "eleven"}, "target"),
+        ("scopa", {"last_play_sweep": "sometimes"}, "last_play_sweep"),
+        ("scopa", {"cut_card": False}, "cut_card"),  # chkobba only
+        ("escoba", {"chkobba_face_values": "italian"}, "chkobba_face_values"),
+    ],
+)
+def test_bad_options_raise_variant_error_naming_the_option(
+    game: str, options: dict[str, Any], named: str
+) -> None:
+    with pytest.raises(VariantError) as e:
+        Rules(game, **options)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, CaptureFastError)
+    assert named in str(e.value)
+    # The same through a preset.
+    with pytest.raises(VariantError) as e2:
+        variants.rules(game, **options)
+    assert named in str(e2.value)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "named"),
+    [
+        # docs/variants.md, "applies to" column.
+        ("scopa", {"renuncio": True}, "renuncio"),  # needs compulsory_capture = false
+        ("scopa", {"ace_sweep": True}, "ace_sweep"),  # needs ace_takes_all
+        ("scopa", {"ace_takes_ace_only": False}, "ace_takes_ace_only"),
+        ("scopa", {"declaration_low": 5}, "declaration_low"),  # needs declarations
+        ("scopa", {"napola_cap": 4}, "napola_cap"),  # needs napola
+        ("scopa", {"napola": True, "napola_cap": 2}, "napola_cap"),  # 0 or 3..10
+        ("scopone", {"declarations": True}, "declarations"),  # needs deal = standard
+        ("scopa", {"deal": "scopone"}, "deal"),  # 2 players
+        ("scopone_scientifico", {"players": 2}, "deal"),
+        ("scopa", {"bermila": "cascade"}, "bermila"),  # chkobba only
+        ("chkobba", {"primiera_mode": "most_sevens"}, "primiera_mode"),  # scopa, escoba only
+        ("chkobba", {"deck": "numerals"}, "deck"),
+        ("scopa", {"grande": 101}, "grande"),
+    ],
+)
+def test_contradictions_are_refused_naming_the_option(
+    preset: str, options: dict[str, Any], named: str
+) -> None:
+    game = PRESET_TABLE[preset][0]
+    probe = {k: v for k, v in options.items() if k != "players"}
+    needs(game, 4, **{k: OPTIONS[k][0][0] for k in probe})
+    needs_preset(preset)
+    players = options.pop("players", None)
+    with pytest.raises(VariantError) as e:
+        variants.rules(preset, players=players, **options)
+    assert isinstance(e.value, ValueError)
+    assert named in str(e.value)
+
+
+# --------------------------------------------------------------------------- round trips
+
+
+def round_trips(r: Rules, tmp_path: Path) -> None:
+    d = variants.to_dict(r)
+    assert d == r.to_dict()
+    assert "preset" not in d
+    json.dumps(d)
+    assert variants.from_dict(d) == r
+    assert variants.from_dict(d).to_dict() == d
+    for fmt in ("toml", "json"):
+        text = variants.dumps(r, fmt)
+        back = variants.loads(text, fmt)
+        assert back == r
+        assert back.to_dict() == d
+        assert variants.dumps(back, fmt) == text
+    # The TOML is a flat table that tomllib reads back as the same dict.
+    assert tomllib.loads(variants.dumps(r, "toml")) == d
+    assert json.loads(variants.dumps(r, "json")) == d
+    for ext in ("toml", "json"):
+        path = tmp_path / f"variant.{ext}"
+        saved = variants.save(r, path)
+        assert Path(saved) == path
+        assert variants.load(path) == r
+        assert variants.load(str(path)).to_dict() == d
+
+
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_every_preset_round_trips(name: str, tmp_path: Path) -> None:
+    needs_preset(name)
+    round_trips(variants.rules(name), tmp_path)
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_option_combinations_round_trip(game: str, players: int, tmp_path: Path) -> None:
+    rng = random.Random(f"{game}-{players}")
+    applicable = {k: vals for k, (vals, games) in OPTIONS.items() if game in games}
+    built = 0
+    for _ in range(150):
+        chosen = {k: rng.choice(vals) for k, vals in applicable.items() if rng.random() < 0.4}
+        try:
+            r = Rules(game, players=players, **chosen)
+        except VariantError as e:
+            if "unknown option" in str(e):
+                continue  # the core does not know every option yet
+            # A refused combination names one of the chosen options (or the players).
+            assert any(k in str(e) for k in [*chosen, "players"]), str(e)
+            continue
+        for k, v in chosen.items():
+            assert r.options[k] == v
+        round_trips(r, tmp_path)
+        built += 1
+    assert built >= 10
+
+
+def test_a_file_may_name_a_preset_and_override_it(tmp_path: Path) -> None:
+    needs_preset("cirulla")
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "cirulla"\ntarget = 100\nnapola = false\n')
+    r = variants.load(path)
+    assert r == variants.rules("cirulla", target=100, napola=False)
+    assert variants.loads('{"preset": "cirulla", "players": 4}', "json") == variants.rules(
+        "cirulla", players=4
+    )
+    assert variants.from_dict({"preset": "escoba", "game": "escoba"}) == Rules.escoba()
+    with pytest.raises(VariantError, match="chkobba"):
+        variants.from_dict({"preset": "escoba", "game": "chkobba"})
+    with pytest.raises(VariantError, match="nope"):
+        variants.from_dict({"preset": "nope"})
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "named"),
+    [
+        ("game = 'scopa'\n[extra]\nx = 1\n", "toml", "extra"),
+        ("game = 'scopa'\ntarget = 11.5\n", "toml", "target"),
+        ("game = 'scopa'\ntarget = [11]\n", "toml", "target"),
+        ("players = 2\n", "toml", "game"),
+        ("game = 'scopa'\nplayers = '2'\n", "toml", "players"),
+        ("game = 'scopa'\nplayers = 3\n", "toml", "3"),
+        ("game = 'scopa'\ntarget = 0\n", "toml", "target"),
+        ("game = 'poker'\n", "toml", "poker"),
+        ("game = \n", "toml", "TOML"),
+        ('{"game": "scopa", "target": null}', "json", "target"),
+        ("[1, 2]", "json", "list"),
+        ("{", "json", "JSON"),
+        ("game = 'scopa'\n", "yaml", "yaml"),
+    ],
+)
+def test_bad_variant_files_are_refused(text: str, fmt: str, named: str) -> None:
+    with pytest.raises(VariantError) as e:
+        variants.loads(text, fmt)
+    assert isinstance(e.value, ValueError)
+    assert named in str(e.value)
+
+
+def test_file_format_comes_from_the_extension(tmp_path: Path) -> None:
+    r = Rules.escoba(target=31)
+    with pytest.raises(VariantError, match=r"variant\.yaml"):
+        variants.save(r, tmp_path / "variant.yaml")
+    (tmp_path / "variant.txt").write_text('game = "scopa"\n')
+    with pytest.raises(VariantError, match=r"variant\.txt"):
+        variants.load(tmp_path / "variant.txt")
+    variants.save(r, tmp_path / "v.TOML")
+    assert variants.load(tmp_path / "v.TOML") == r
+
+
+def test_toml_is_a_flat_table_of_options() -> None:
+    text = variants.dumps(Rules.chkobba(target=31, cut_card=False))
+    lines = text.splitlines()
+    assert lines[:3] == ['game = "chkobba"', "players = 2", "target = 31"]
+    assert "cut_card = false" in lines
+    assert all(" = " in line for line in lines)
+
+
+# --------------------------------------------------------------------------- describe
+
+
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_describe_names_the_categories_and_the_target(name: str) -> None:
+    needs_preset(name)
+    r = variants.rules(name)
+    text = variants.describe(r)
+    for cat in r.categories:
+        assert cat in text
+    assert f"{r.target} points" in text
+    assert text.splitlines()[0] == f"{r.game.capitalize()} for {r.players} players."
+    for section in ("Players:", "Deal:", "Capturing:", "Sweeps:", "Scoring:", "Match:"):
+        assert section in text
+    # No unknown options left over.
+    assert "Option `" not in text
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "phrase"),
+    [
+        ("scopa", {}, "If the opening table shows 3 or more kings"),
+        ("scopa", {}, "There are no bonuses."),
+        ("scopa", {"players": 4}, "two partnerships"),
+        ("scopone", {}, "9 cards"),
+        ("scopone_scientifico", {}, "10 cards"),
+        ("scopa_a_15", {}, "adds up to 15"),
+        ("scopa_d_assi", {}, "An ace played onto a non-empty table takes every card on it."),
+        ("cirulla", {}, "2 or more aces"),
+        ("cirulla", {}, "(napola)"),
+        ("cirulla", {}, "(grande) scores 5."),
+        ("cirulla", {}, "all ten coins wins the match"),
+        ("cirulla", {}, "Three of a kind scores 10."),
+        ("cirulla", {"target": 100}, "played to 100 points"),
+        ("escoba", {}, "totals 15, the dealer takes it as one escoba"),
+        ("escoba", {}, "scores an escoba"),
+        ("chkobba", {}, "Q 8, J 9, K 10"),
+        ("chkobba", {}, "more sevens; if tied, more sixes"),
+        ("chkobba", {"cut_card": False}, "There is no cut card."),
+        ("scopa", {"last_play_sweep": "counts"}, "even on the last play"),
+    ],
+)
+def test_describe_says_what_each_option_does(
+    preset: str, overrides: dict[str, Any], phrase: str
+) -> None:
+    needs_preset(preset)
+    game = PRESET_TABLE[preset][0]
+    needs(game, 4, **{k: v for k, v in overrides.items() if k != "players"})
+    players = overrides.pop("players", None)
+    assert phrase in variants.describe(variants.rules(preset, players=players, **overrides))
+
+
+def test_describe_hides_options_that_do_not_apply() -> None:
+    text = variants.describe(Rules.scopa())
+    assert "declaration" not in text.lower()
+    assert "ace taking the whole table" not in text
+    assert "bermila" not in text
+    assert "primiera" not in variants.describe(Rules.chkobba())
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "capturefast", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_cli_rules_list() -> None:
+    p = run("rules", "--list")
+    assert p.returncode == 0, p.stderr
+    names = [line.split()[0] for line in p.stdout.splitlines()]
+    assert names == list(PRESET_TABLE)
+
+
+def test_cli_rules_text() -> None:
+    p = run("rules", "escoba")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("preset escoba\n")
+    assert "Escoba for 2 players." in p.stdout
+    for cat in ("cards", "coins", "velo", "setenta"):
+        assert cat in p.stdout
+    assert "21 points" in p.stdout
+
+
+def test_cli_rules_json_and_toml_are_variant_files() -> None:
+    needs_preset("cirulla")
+    expected = variants.rules("cirulla", target=100, players=4, re_bello=True)
+    args = ("rules", "cirulla", "--players", "4", "--set", "target=100", "--set", "re_bello=true")
+    pj = run(*args, "--format", "json")
+    assert pj.returncode == 0, pj.stderr
+    assert json.loads(pj.stdout) == expected.to_dict()
+    assert variants.loads(pj.stdout, "json") == expected
+    pt = run(*args, "--format", "toml")
+    assert pt.returncode == 0, pt.stderr
+    assert tomllib.loads(pt.stdout) == expected.to_dict()
+    text = run(*args)
+    assert text.returncode == 0, text.stderr
+    assert "preset cirulla, players=4, target=100, re_bello=true" in text.stdout
+    assert "played to 100 points" in text.stdout
+
+
+def test_cli_rules_set_parses_int_bool_and_str() -> None:
+    p = run("rules", "chkobba", "--set", "target=31", "-o", "cut_card=false", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["target"] == 31 and d["cut_card"] is False
+    assert d["chkobba_face_values"] == "tunisian"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("rules", "briscola"), ["briscola", "scopone"]),
+        (("rules", "scopa", "--set", "target=0"), ["target"]),
+        (("rules", "scopa", "--set", "cut_card=true"), ["cut_card"]),
+        (("rules", "scopa", "--set", "oops"), ["NAME=VALUE"]),
+        (("rules",), ["--list"]),
+        (("rules", "scopa", "--format", "yaml"), ["yaml"]),
+        (("rules", "scopa", "--players", "3"), ["3"]),
+    ],
+)
+def test_cli_rules_errors_exit_2_with_a_message(args: tuple[str, ...], words: list[str]) -> None:
+    p = run(*args)
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    assert "usage:" in p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("capturefast rules: error:")
+    for w in words:
+        assert w in last
+
+
+def test_public_names() -> None:
+    assert cf.variants is variants
+    for name in ("variants", "MatchReport", "ReportError", "play_match_report"):
+        assert name in cf.__all__
