@@ -21,6 +21,9 @@ pub enum MoveKind {
     KeepCut = 1,
     /// Chkobba: the cutter puts the cut card face up on the table (K5.4).
     TableCut = 2,
+    /// Renuncio (V-E7): the next player claims a card just trailed that could capture, with one
+    /// of its captures. Not a turn: the claimant then plays a card.
+    Claim = 3,
 }
 
 impl MoveKind {
@@ -30,6 +33,7 @@ impl MoveKind {
             MoveKind::Play => "play",
             MoveKind::KeepCut => "keep_cut",
             MoveKind::TableCut => "table_cut",
+            MoveKind::Claim => "claim",
         }
     }
 }
@@ -56,6 +60,11 @@ impl Move {
         Move((u64::from(card.id()) << 40) | ((kind as u64) << 46))
     }
 
+    /// Renuncio: claim the trailed `card` with `captures` (not empty).
+    pub fn claim(card: Card, captures: CardSet) -> Move {
+        Move(captures.0 | (u64::from(card.id()) << 40) | ((MoveKind::Claim as u64) << 46))
+    }
+
     /// The packed form.
     pub fn to_bits(self) -> u64 {
         self.0
@@ -69,6 +78,9 @@ impl Move {
         match kind {
             0 if bits >> 48 == 0 && !captures.contains(card) => Some(Move(bits)),
             1 | 2 if bits >> 48 == 0 && captures.is_empty() => Some(Move(bits)),
+            3 if bits >> 48 == 0 && !captures.is_empty() && !captures.contains(card) => {
+                Some(Move(bits))
+            }
             _ => None,
         }
     }
@@ -78,7 +90,8 @@ impl Move {
         match (self.0 >> 46) & 3 {
             0 => MoveKind::Play,
             1 => MoveKind::KeepCut,
-            _ => MoveKind::TableCut,
+            2 => MoveKind::TableCut,
+            _ => MoveKind::Claim,
         }
     }
 
@@ -87,20 +100,21 @@ impl Move {
         Card::new(((self.0 >> 40) & 0x3F) as u8).expect("a move holds a valid card id")
     }
 
-    /// The captured cards (empty for trails and cut decisions).
+    /// The captured cards (empty for trails and cut decisions; the claimed set for a claim).
     pub fn captures(self) -> CardSet {
         CardSet(self.0 & CAPTURE_MASK)
     }
 }
 
 impl fmt::Display for Move {
-    /// `7D x 3C+4S`, `7D` (trail), `keep 7D`, `table 7D`.
+    /// `7D x 3C+4S`, `7D` (trail), `keep 7D`, `table 7D`, `claim 7D x 3C+5S`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind() {
             MoveKind::KeepCut => write!(f, "keep {}", self.card()),
             MoveKind::TableCut => write!(f, "table {}", self.card()),
             MoveKind::Play if self.captures().is_empty() => write!(f, "{}", self.card()),
             MoveKind::Play => write!(f, "{} x {}", self.card(), self.captures()),
+            MoveKind::Claim => write!(f, "claim {} x {}", self.card(), self.captures()),
         }
     }
 }
@@ -121,8 +135,18 @@ impl FromStr for Move {
                 return Ok(Move::cut(card, keep));
             }
         }
+        if let Some(rest) = lower.strip_prefix("claim")
+            && rest.starts_with(char::is_whitespace)
+        {
+            let m: Move = t[5..].parse().map_err(|_| bad())?;
+            if m.kind() != MoveKind::Play || m.captures().is_empty() {
+                return Err(bad());
+            }
+            return Ok(Move::claim(m.card(), m.captures()));
+        }
         let (card_s, caps_s) = match t.split_once(['x', 'X']) {
-            Some((a, b)) if !a.trim().is_empty() && a.trim().len() <= 2 => (a, Some(b)),
+            // A card is 2 characters, or 3 for the numerals deck's `10D`.
+            Some((a, b)) if !a.trim().is_empty() && a.trim().len() <= 3 => (a, Some(b)),
             _ => (t, None),
         };
         let card: Card = card_s.trim().parse().map_err(|_| bad())?;
@@ -169,6 +193,17 @@ mod tests {
         assert_eq!(Move::from_bits(k.to_bits()), Some(k));
         assert_eq!(Move::from_bits(u64::MAX), None);
         assert_eq!(Move::from_bits(40 << 40), None);
+        let cl = Move::claim(c("7D"), caps);
+        assert_eq!(cl.kind(), MoveKind::Claim);
+        assert_eq!(cl.to_bits() >> 46, 3);
+        assert_eq!((cl.card(), cl.captures()), (c("7D"), caps));
+        assert_eq!(Move::from_bits(cl.to_bits()), Some(cl));
+        // A claim takes something; it sorts after every play and cut decision.
+        assert_eq!(
+            Move::from_bits(Move::claim(c("7D"), CardSet::EMPTY).to_bits()),
+            None
+        );
+        assert!(cl > Move::cut(c("KS"), false));
     }
 
     #[test]
@@ -179,12 +214,23 @@ mod tests {
             "keep 7D",
             "table QH",
             "KS x AC+2D+3H+4S",
+            "claim 7D x 3C+4S",
+            "claim AC x 2D+KS",
         ] {
             assert_eq!(s.parse::<Move>().unwrap().to_string(), s);
         }
         assert_eq!(
             "7d x 4s 3c".parse::<Move>().unwrap().to_string(),
             "7D x 3C+4S"
+        );
+        // The numerals deck's spellings (V-S14).
+        assert_eq!(
+            "10D x 8C+2S".parse::<Move>().unwrap().to_string(),
+            "KD x 2S+JC"
+        );
+        assert_eq!(
+            "Claim 9H x 4C+5S".parse::<Move>().unwrap().to_string(),
+            "claim QH x 4C+5S"
         );
     }
 
@@ -193,11 +239,14 @@ mod tests {
         for s in [
             "",
             "7D x",
-            "7D x 9C",
+            "7D x 1C",
             "keep",
             "x 3C",
             "7D x 3C+3C",
             "7D x 7D",
+            "claim 7D",
+            "claim",
+            "claim keep 7D",
         ] {
             assert!(s.parse::<Move>().is_err(), "{s}");
         }

@@ -490,12 +490,11 @@ impl<'a> Expert<'a> {
     fn new(rules: &'a Rules, view: &View) -> Expert<'a> {
         let me = Rules::side(view.seat);
         let left = cards_left(view);
-        let n = view.num_players;
-        let next = usize::from((view.seat + 1) % n);
+        let next = usize::from(rules.next_seat(view.seat));
         // The next opponent plays from their hand, or from a fresh round of three when this
         // play ends the round.
         let h = match view.hand_sizes[next] {
-            0 if view.stock_size > 0 => 3,
+            0 if view.stock_size > 0 => u32::from(rules.hand_size()),
             h => u32::from(h),
         };
         let u = view.unseen.len();
@@ -867,7 +866,17 @@ impl<'a> Endgame<'a> {
     fn choose(&self, rng: &mut Rng, legal: &[Move]) -> Move {
         let mut best = Best::new(i32::MIN, legal[0]);
         for &mv in legal {
-            let child = self.play(&self.root, mv.card(), mv.captures());
+            let child = if mv.kind() == MoveKind::Claim {
+                // Renuncio: the claim takes the card and the set; the same seat plays next.
+                let mut c = self.root;
+                let taken = mv.captures() | CardSet::single(mv.card());
+                c.table -= taken;
+                c.piles[c.mover] |= taken;
+                c.last = Some(c.mover);
+                c
+            } else {
+                self.play(&self.root, mv.card(), mv.captures())
+            };
             best.offer(rng, self.solve(&child), mv);
         }
         best.choice
@@ -976,6 +985,7 @@ mod tests {
             table,
             piles,
             sweeps: [0, 0],
+            declared: [0, 0],
             scores: [0, 0],
             hand_sizes: [hand.len() as u8, 3, 0, 0],
             stock_size: (unseen.len() - 3) as u8,
@@ -983,6 +993,7 @@ mod tests {
             to_move: Some(0),
             last_capturer: (!piles[0].is_empty()).then_some(0),
             cut_card: None,
+            claimable: None,
             phase: crate::state::Phase::Play,
             unseen,
         };

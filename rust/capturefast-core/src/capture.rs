@@ -3,7 +3,7 @@
 //! A capture is a set of specific table cards, so two equal cards give two options. Options come
 //! back sorted by mask, each exactly once.
 
-use crate::card::Card;
+use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
 use crate::variant::{CaptureMode, OpeningSweeps, Rules};
 
@@ -168,6 +168,10 @@ impl TableIndex {
 
 impl Rules {
     /// Every legal capture of `card` played onto `table`, sorted by mask; empty: the card trails.
+    ///
+    /// Captures only, under every capture option (docs/variants.md "Capturing", steps 1-3). With
+    /// `compulsory_capture = false` the card may also trail when this list is not empty: the trail
+    /// is a legal move (`State::legal_moves` lists it) but not a capture, so it is not listed here.
     pub fn capture_options(&self, table: CardSet, card: Card, out: &mut Vec<CardSet>) {
         out.clear();
         self.for_each_capture(&TableIndex::new(self, table), card, &mut |s| out.push(s));
@@ -175,8 +179,62 @@ impl Rules {
     }
 
     /// Calls `emit` with every legal capture of `card` onto the indexed table, in no particular
-    /// order.
+    /// order: the captures of [`Rules::capture_options`].
+    #[inline]
     pub fn for_each_capture(&self, table: &TableIndex, card: Card, emit: &mut impl FnMut(CardSet)) {
+        if self.special_captures() {
+            self.for_each_special_capture(table, card, emit);
+        } else {
+            self.for_each_mode_capture(table, card, emit);
+        }
+    }
+
+    /// Step 1 of docs/variants.md "Capturing": whether `card` played onto `table` takes the
+    /// whole table as an ace (`ace_takes_all`), which is then its only capture.
+    #[inline]
+    pub fn ace_takes_all(&self, table: CardSet, card: Card) -> bool {
+        let o = self.options();
+        o.ace_takes_all
+            && card.rank() == Rank::ACE
+            && !table.is_empty()
+            // With an ace on the table and `ace_takes_ace_only`, it captures as an ordinary card.
+            && (!o.ace_takes_ace_only || (table & CardSet::rank(Rank::ACE.index())).is_empty())
+    }
+
+    /// Steps 1-3 with `ace_takes_all` or `fewest_cards` on.
+    fn for_each_special_capture(
+        &self,
+        table: &TableIndex,
+        card: Card,
+        emit: &mut impl FnMut(CardSet),
+    ) {
+        if self.ace_takes_all(table.table(), card) {
+            emit(table.table());
+        } else if self.options().fewest_cards {
+            // V-S13: only the options with the fewest cards remain.
+            let mut fewest = u32::MAX;
+            self.for_each_mode_capture(table, card, &mut |s| fewest = fewest.min(s.len()));
+            if fewest != u32::MAX {
+                self.for_each_mode_capture(table, card, &mut |s| {
+                    if s.len() == fewest {
+                        emit(s);
+                    }
+                });
+            }
+        } else {
+            self.for_each_mode_capture(table, card, emit);
+        }
+    }
+
+    /// Step 2: the captures of the `capture` mode alone: every capture when
+    /// [`Rules::special_captures`] is off (the fast path of `State::legal_moves`).
+    #[inline]
+    pub(crate) fn for_each_mode_capture(
+        &self,
+        table: &TableIndex,
+        card: Card,
+        emit: &mut impl FnMut(CardSet),
+    ) {
         let v = self.value(card);
         match self.capture_mode() {
             CaptureMode::EqualThenSum => {
@@ -226,6 +284,36 @@ impl Rules {
             redeal: self.must_redeal(table),
             dealer_sweeps,
         }
+    }
+
+    /// Cirulla declaration points for a player's 3 newly dealt cards (V-S12): the better of
+    /// `declaration_triple` for three of a rank and `declaration_low` for capture values totalling
+    /// less than 10; with `declaration_wild` the 7 of hearts stands for any card (it completes
+    /// any pair and counts 1). 0 when `declarations` is off.
+    pub fn declaration(&self, hand: CardSet) -> u8 {
+        let o = self.options();
+        if !o.declarations || hand.len() != 3 {
+            return 0;
+        }
+        let wild = Card::new(Rank::SEVEN.index() as u8 * 4 + 2).expect("7H");
+        let wild_in = o.declaration_wild && hand.contains(wild);
+        let rest = if wild_in {
+            hand - CardSet::single(wild)
+        } else {
+            hand
+        };
+        let mut ranks = rest.iter().map(Card::rank);
+        let first = ranks.next();
+        let triple = ranks.all(|r| Some(r) == first);
+        let total = self.total(rest) + u32::from(wild_in);
+        let mut points = 0;
+        if triple {
+            points = o.declaration_triple;
+        }
+        if total < 10 {
+            points = points.max(o.declaration_low);
+        }
+        points
     }
 
     /// Whether `set` (totalling 30) splits into two groups of 15.

@@ -123,6 +123,9 @@ impl Card {
 
     /// The seven of coins: settebello, velo, 7ayya.
     pub const SEVEN_OF_COINS: Card = Card(6 * 4 + 1);
+
+    /// The seven of hearts (cups): Cirulla's wild card in declarations.
+    pub const SEVEN_OF_HEARTS: Card = Card(6 * 4 + 2);
 }
 
 impl fmt::Display for Card {
@@ -134,7 +137,8 @@ impl fmt::Display for Card {
 impl FromStr for Card {
     type Err = Error;
 
-    /// Parses `7D`, `KS`, `AC`; case-insensitive; `10` is not a rank of this deck.
+    /// Parses `7D`, `KS`, `AC`; case-insensitive. The numerals deck's spellings `8`, `9`, `10`
+    /// are read as the ranks J, Q, K (V-S14: `10D` is `KD`).
     fn from_str(s: &str) -> Result<Card, Error> {
         let bad = || {
             Error::InvalidCard(if s.is_empty() {
@@ -144,13 +148,24 @@ impl FromStr for Card {
             })
         };
         let t = s.trim();
-        let mut chars = t.chars();
-        let (Some(r), Some(su), None) = (chars.next(), chars.next(), chars.next()) else {
+        let Some(su) = t.chars().last() else {
             return Err(bad());
         };
-        let r = r.to_ascii_uppercase();
+        let r = &t[..t.len() - su.len_utf8()];
+        let rank = match r {
+            "8" => 7,
+            "9" => 8,
+            "10" => 9,
+            _ => {
+                let mut chars = r.chars();
+                let (Some(r), None) = (chars.next(), chars.next()) else {
+                    return Err(bad());
+                };
+                let r = r.to_ascii_uppercase();
+                RANK_CHARS.iter().position(|&c| c == r).ok_or_else(bad)?
+            }
+        };
         let su = su.to_ascii_uppercase();
-        let rank = RANK_CHARS.iter().position(|&c| c == r).ok_or_else(bad)?;
         let suit = SUIT_CHARS.iter().position(|&c| c == su).ok_or_else(bad)?;
         Ok(Card((rank * 4 + suit) as u8))
     }
@@ -159,6 +174,18 @@ impl FromStr for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numerals_spell_the_figures() {
+        // V-S14: 8, 9, 10 are the ranks J, Q, K.
+        assert_eq!("8C".parse::<Card>().unwrap().to_string(), "JC");
+        assert_eq!("9h".parse::<Card>().unwrap().to_string(), "QH");
+        assert_eq!("10D".parse::<Card>().unwrap().to_string(), "KD");
+        assert_eq!("10D".parse::<Card>().unwrap().id(), 37);
+        for bad in ["1D", "11D", "010D", "10", "8", "10X", "D"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn ids_are_rank_major() {
@@ -179,7 +206,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_strings() {
-        for s in ["", "7", "10D", "8D", "7X", "7DD", "JOKER"] {
+        for s in ["", "7", "1D", "11D", "7X", "7DD", "JOKER"] {
             assert!(
                 matches!(s.parse::<Card>(), Err(Error::InvalidCard(_))),
                 "{s}"

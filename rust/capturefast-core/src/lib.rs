@@ -31,8 +31,8 @@ pub use cardset::{CardSet, CardSetIter};
 pub use error::Error;
 pub use observe::View;
 pub use rng::Rng;
-pub use score::{HandScore, PRIMIERA_POINTS, SideCounts};
-pub use solve::{PimcBot, Solution, Solver, analyze, determinize, is_open};
+pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
+pub use solve::{PimcBot, Solution, Solver, analyze, determinize, is_open, solver_shortcuts_exact};
 pub use state::{Phase, Position, State};
 pub use variant::{
     Bermila, CaptureMode, Deal, Deck, Direction, FaceValues, Game, HAND_SIZE, LastPlaySweep,

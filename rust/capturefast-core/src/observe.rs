@@ -22,6 +22,8 @@ pub struct View {
     pub piles: [CardSet; 2],
     /// Sweeps per side this hand.
     pub sweeps: [u8; 2],
+    /// Cirulla declaration points per side this hand (declarations are public).
+    pub declared: [u8; 2],
     /// Match scores.
     pub scores: [u32; 2],
     /// Cards in each seat's hand.
@@ -36,6 +38,8 @@ pub struct View {
     pub last_capturer: Option<u8>,
     /// The pending cut card, shown only to the cutter.
     pub cut_card: Option<Card>,
+    /// Renuncio: the card just trailed that the seat to move may claim (it is on the table).
+    pub claimable: Option<Card>,
     /// The phase.
     pub phase: Phase,
     /// Cards this seat cannot see: the other hands, the stock and a cut card it was not shown.
@@ -61,6 +65,7 @@ impl State {
             table: self.table(),
             piles: self.piles(),
             sweeps: self.sweeps(),
+            declared: self.declared(),
             scores: self.scores(),
             hand_sizes,
             stock_size: self.stock().len() as u8,
@@ -68,6 +73,7 @@ impl State {
             to_move: self.to_move(),
             last_capturer: self.last_capturer(),
             cut_card,
+            claimable: self.claimable(),
             phase: self.phase(),
             unseen: !seen,
         }

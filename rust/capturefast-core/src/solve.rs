@@ -50,6 +50,15 @@
 //!   integers, so it takes about two passes. [`Solver::solve`] does the same for every child of
 //!   the root, each guessed from the one before, so every move gets its exact value.
 //!
+//! # Variants
+//! Every shortcut above (the pile reduction, [`category_diff`], the primiera codes, the last two
+//! plays valued from the masks, the move generator mirroring [`State::legal_moves`]) assumes the
+//! default scoring and capture mechanics. [`solver_shortcuts_exact`] lists every option they
+//! depend on; under other rules the solver runs a plain exact search instead: alpha-beta over
+//! [`State::legal_moves`] / [`State::apply_unchecked`], valued at the end of the hand by the real
+//! [`Rules::score`] ([`State::hand_score`]), with a transposition table keyed by the whole state.
+//! Slower, but exact whatever the variant.
+//!
 //! # Hidden information
 //! [`determinize`] deals the cards a seat cannot see into the other hands and the stock
 //! uniformly at random; [`analyze`] averages exact move values over such worlds (perfect
@@ -64,7 +73,45 @@ use crate::error::Error;
 use crate::observe::View;
 use crate::rng::Rng;
 use crate::state::{Phase, Position, State};
-use crate::variant::{Game, LastPlaySweep, MissingSuit, PrimeCategory, Rules};
+use crate::variant::{
+    Bermila, Game, LastPlaySweep, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
+};
+
+/// Whether the solver's shortcuts (see the module doc) are exact under `rules`. They read:
+/// - scoring: the four categories and sweeps only, as [`category_diff`], the pile reduction
+///   ([`pile_key`]) and [`best_codes`] compute them: `primiera_mode = table`,
+///   `primiera_figures = flat` (the codes give every figure 10), `bermila = sevens_then_sixes`
+///   (the reduction keeps sevens and sixes only), and no bonus (`re_bello`, `napola` with
+///   `napola_cap`, `grande`, `all_coins_bonus`, `all_sevens_bonus`: they read cards the
+///   reduction forgets). `primiera_missing_suit` is read by [`category_diff`] (both values).
+/// - mechanics: [`generate`] and the last-two-plays valuation list a card's captures from
+///   [`Rules::for_each_capture`] and let it trail only without one, and count a whole-table
+///   capture as a sweep: `compulsory_capture = true` (so no `renuncio` claim either),
+///   `ace_takes_all = false` (with it `ace_takes_ace_only` and `ace_sweep` are moot),
+///   `fewest_cards = false`; and `declarations = false` (points scored at the deals, outside
+///   sweeps and categories).
+///
+/// Not read, so any value is exact: `target` and `all_coins_wins` (match end, not hand points),
+/// `capture` (every mode goes through [`Rules::for_each_capture`]), `last_play_sweep` (read by
+/// [`last_card`] and the state), `direction` (the search follows the state's seat to move),
+/// `deal`, `redeal`, `opening_sweeps`, `cut_card` (moves of the state), `chkobba_face_values`
+/// (capture values), `deck` (names).
+pub fn solver_shortcuts_exact(rules: &Rules) -> bool {
+    let o = rules.options();
+    o.primiera_mode == PrimieraMode::Table
+        && o.primiera_figures == PrimieraFigures::Flat
+        && o.bermila == Bermila::SevensThenSixes
+        && !o.re_bello
+        && !o.napola
+        && o.grande == 0
+        && o.all_coins_bonus == 0
+        && o.all_sevens_bonus == 0
+        && !o.declarations
+        && o.compulsory_capture
+        && !o.renuncio
+        && !o.ace_takes_all
+        && !o.fewest_cards
+}
 
 /// Result of solving an open position (every card known, stock order included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,6 +187,12 @@ pub struct Solver {
     rules: Option<Rules>,
     /// Move lists, one per search depth: (ordering score, index in generation order, move).
     buffers: Vec<Vec<Scored>>,
+    /// Whether the current rules allow the shortcuts ([`solver_shortcuts_exact`]).
+    fast: bool,
+    /// The plain search's table: whole-state key -> (lower, upper) bound on the hand's value.
+    plain_table: std::collections::HashMap<u64, (i32, i32)>,
+    /// The plain search's move lists, one per depth.
+    plain_buffers: Vec<Vec<(i32, Move)>>,
 }
 
 impl std::fmt::Debug for Solver {
@@ -165,6 +218,9 @@ impl Solver {
             nodes: 0,
             rules: None,
             buffers: Vec::new(),
+            fast: true,
+            plain_table: std::collections::HashMap::new(),
+            plain_buffers: Vec::new(),
         }
     }
 
@@ -186,6 +242,7 @@ impl Solver {
     /// nothing with the last ones (another world, another deal), so that old entries do not
     /// hold the slots.
     pub fn clear(&mut self) {
+        self.plain_table.clear();
         if self.epoch == u16::MAX {
             self.table.fill(Bucket::default());
             self.epoch = 0;
@@ -211,6 +268,10 @@ impl Solver {
         if self.rules.as_ref() != Some(rules) {
             self.clear();
             self.rules = Some(rules.clone());
+            self.fast = solver_shortcuts_exact(rules);
+        }
+        if self.plain_table.len() > PLAIN_TT_MAX {
+            self.plain_table.clear();
         }
         self.begin(state);
         Ok(())
@@ -219,6 +280,9 @@ impl Solver {
     /// The exact value of `state` for the side to move, and of every legal move.
     pub fn solve(&mut self, rules: &Rules, state: &State) -> Result<Solution, Error> {
         self.prepare(rules, state)?;
+        if !self.fast {
+            return Ok(self.plain_solve(rules, state));
+        }
         let start = self.nodes;
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let past = sweep_diff(state.sweeps(), me);
@@ -247,6 +311,9 @@ impl Solver {
     /// searches of the root alone (MTD(f)), without the value of every move.
     pub fn value(&mut self, rules: &Rules, state: &State) -> Result<i32, Error> {
         self.prepare(rules, state)?;
+        if !self.fast {
+            return Ok(self.plain(rules, state, -PLAIN_INF, PLAIN_INF, 0));
+        }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let past = sweep_diff(state.sweeps(), me);
         let salt = stock_hash(state);
@@ -485,6 +552,183 @@ impl Solver {
     }
 }
 
+// ----- the plain search, exact for every variant -----
+
+/// Bound of the plain search's values (hand points can reach hundreds with bonuses).
+const PLAIN_INF: i32 = 1 << 24;
+/// Entries of the plain search's table past which it is emptied between solves.
+const PLAIN_TT_MAX: usize = 1 << 22;
+
+impl Solver {
+    /// [`Solver::solve`] by the plain search: every move's exact value.
+    fn plain_solve(&mut self, rules: &Rules, state: &State) -> Solution {
+        let start = self.nodes;
+        let me = Rules::side(state.to_move().expect("the hand is not over"));
+        let mut moves = Vec::new();
+        state.legal_moves(rules, &mut moves);
+        let move_values: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&mv| {
+                self.nodes += 1;
+                let mut child = *state;
+                child.apply_unchecked(rules, mv);
+                let v = if child.hand_over() {
+                    hand_value(rules, &child, me)
+                } else if Rules::side(child.to_move().expect("in play")) == me {
+                    self.plain(rules, &child, -PLAIN_INF, PLAIN_INF, 1)
+                } else {
+                    -self.plain(rules, &child, -PLAIN_INF, PLAIN_INF, 1)
+                };
+                (mv, v)
+            })
+            .collect();
+        let value = move_values
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .expect("a hand in play has a legal move");
+        Solution {
+            value,
+            move_values,
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// Fail-soft alpha-beta over the state's own moves: the hand's value (points of the side to
+    /// move minus the other side's at the end of the hand, everything included) if it lies in
+    /// `(alpha, beta)`, else a bound on the side of the window it fell.
+    fn plain(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        let me = Rules::side(state.to_move().expect("the hand is not over"));
+        let key = state_key(state);
+        if let Some(&(lo, hi)) = self.plain_table.get(&key) {
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo == hi {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+        }
+        if self.plain_buffers.len() <= ply {
+            self.plain_buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.plain_buffers[ply]);
+        let mut legal = Vec::new();
+        state.legal_moves(rules, &mut legal);
+        let table = state.table();
+        moves.clear();
+        moves.extend(legal.iter().map(|&mv| (order_score(rules, mv, table), mv)));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+        let alpha0 = alpha;
+        let mut best = -PLAIN_INF;
+        for &(_, mv) in &moves {
+            let mut child = *state;
+            child.apply_unchecked(rules, mv);
+            let v = if child.hand_over() {
+                self.nodes += 1;
+                hand_value(rules, &child, me)
+            } else if Rules::side(child.to_move().expect("in play")) == me {
+                self.plain(rules, &child, alpha, beta, ply + 1)
+            } else {
+                -self.plain(rules, &child, -beta, -alpha, ply + 1)
+            };
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        self.plain_buffers[ply] = moves;
+        let bounds = if best >= beta {
+            (best, PLAIN_INF)
+        } else if best <= alpha0 {
+            (-PLAIN_INF, best)
+        } else {
+            (best, best)
+        };
+        let e = self
+            .plain_table
+            .entry(key)
+            .or_insert((-PLAIN_INF, PLAIN_INF));
+        *e = (e.0.max(bounds.0), e.1.min(bounds.1));
+        best
+    }
+}
+
+/// The value of a finished hand for side `me`: its points minus the other side's, by the rules'
+/// own scoring (sweeps, categories, every bonus, declarations).
+fn hand_value(rules: &Rules, state: &State, me: usize) -> i32 {
+    let p = state.hand_score(rules).expect("the hand is over").points;
+    p[me] as i32 - p[1 - me] as i32
+}
+
+/// Ordering score of any legal move for the plain search: captures as [`capture_score`], then
+/// the rest (trails, cut decisions, claims) cheapest first.
+fn order_score(rules: &Rules, mv: Move, table: CardSet) -> i32 {
+    if mv.kind() == MoveKind::Play && !mv.captures().is_empty() {
+        capture_score(mv.card(), mv.captures(), table)
+    } else if mv.kind() == MoveKind::Play {
+        trail_score(rules, mv.card())
+    } else {
+        0
+    }
+}
+
+/// A 64-bit key of the whole state (every field: exact, up to a 64-bit collision).
+fn state_key(state: &State) -> u64 {
+    use std::hash::Hash;
+    let mut h = KeyHasher(0x5EED_0F5E_A2C4_0001);
+    state.hash(&mut h);
+    mix(h.0)
+}
+
+/// A fast hasher for [`state_key`]: each word is folded in with a multiply.
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
 /// Sweeps of side `me` minus the other side's.
 fn sweep_diff(sweeps: [u8; 2], me: usize) -> i32 {
     i32::from(sweeps[me]) - i32::from(sweeps[1 - me])
@@ -546,7 +790,15 @@ fn last_card(rules: &Rules, card: Card, table: CardSet, pile: CardSet, last_is_m
 /// the two plays with states, without building them.
 fn last_two(rules: &Rules, state: &State, me: usize) -> i32 {
     let seat = state.to_move().expect("in play");
-    let next = (seat + 1) % state.num_players();
+    // The other seat holding a card plays next (the next seat, in either direction).
+    let next = (0..state.num_players())
+        .find(|&s| s != seat && !state.hand(s).is_empty())
+        .unwrap_or(seat);
+    debug_assert_ne!(
+        Rules::side(next),
+        me,
+        "the last two cards are on both sides"
+    );
     let (Some(mine), Some(theirs)) = (state.hand(seat).first(), state.hand(next).first()) else {
         unreachable!("two cards left: one with the seat to move, one with the next");
     };
@@ -911,7 +1163,17 @@ pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, E
         scores: view.scores,
         seed,
     };
-    State::from_position(rules, &p)
+    let state = State::from_position(rules, &p)?;
+    if view.declared == [0, 0] && view.claimable.is_none() {
+        return Ok(state);
+    }
+    // A `Position` holds neither the hand's declaration points nor a renuncio claim: they are
+    // the last three bytes of the state's encoding (declared per side, the claimable card).
+    let mut b = state.encode(rules);
+    let n = b.len();
+    b[n - 3..n - 1].copy_from_slice(&view.declared);
+    b[n - 1] = view.claimable.map_or(u8::MAX, Card::id);
+    State::decode(rules, &b)
 }
 
 /// A Chkobba cut decision (K5): the cut card (shown to the cutter, else drawn from `pool`) and
@@ -937,10 +1199,12 @@ fn cut_world(
         ));
     }
     let mut b = Vec::with_capacity(crate::state::ENCODED_LEN);
+    // The encoding's version, as the state writes it.
+    let version = State::new(rules, seed).encode(rules)[0];
     // Header: version, players, dealer, to move, last capturer (none), phase (cut), cut card,
     // winner (none), deck position, game (chkobba).
     b.extend_from_slice(&[
-        1,
+        version,
         view.num_players,
         view.dealer,
         to_move,
@@ -961,6 +1225,8 @@ fn cut_world(
     }
     b.extend_from_slice(&seed.to_le_bytes());
     b.extend_from_slice(&0u32.to_le_bytes());
+    // Version 2: declaration points per side (none before the deal), no renuncio claim.
+    b.extend_from_slice(&[0, 0, u8::MAX]);
     let state = State::decode(rules, &b)?;
     debug_assert_eq!(state.cut_card(), Some(cut));
     debug_assert_eq!(state.stock(), stock);

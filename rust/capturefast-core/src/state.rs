@@ -11,9 +11,11 @@ use crate::cardset::CardSet;
 use crate::error::Error;
 use crate::rng::Rng;
 use crate::score::HandScore;
-use crate::variant::{Game, HAND_SIZE, LastPlaySweep, OPENING_TABLE, Rules};
+use crate::variant::{CaptureMode, Game, LastPlaySweep, Rules};
 
 const NO_SEAT: u8 = u8::MAX;
+/// `claim` when no card may be claimed.
+const NO_CARD: u8 = u8::MAX;
 /// The largest match score a position may carry (far above any target; keeps sums exact).
 pub const MAX_SCORE: u32 = 1_000_000;
 
@@ -39,8 +41,13 @@ pub struct State {
     deck: [Card; NUM_CARDS],
     deck_pos: u8,
     sweeps: [u8; 2],
+    /// Cirulla declaration points per side this hand (V-S12).
+    declared: [u8; 2],
     scores: [u32; 2],
     num_players: u8,
+    /// Renuncio (V-E7): the card just trailed that had a capture option, which the player to
+    /// move may claim; `NO_CARD` otherwise.
+    claim: u8,
     dealer: u8,
     to_move: u8,
     last_capturer: u8,
@@ -89,8 +96,10 @@ impl State {
             deck: [Card::SEVEN_OF_COINS; NUM_CARDS],
             deck_pos: NUM_CARDS as u8,
             sweeps: [0; 2],
+            declared: [0; 2],
             scores: [0; 2],
             num_players: n,
+            claim: NO_CARD,
             dealer,
             to_move: dealer,
             last_capturer: NO_SEAT,
@@ -121,8 +130,10 @@ impl State {
             deck,
             deck_pos: pos as u8,
             sweeps: p.sweeps,
+            declared: [0; 2],
             scores: p.scores,
             num_players: n,
+            claim: NO_CARD,
             dealer: p.dealer,
             to_move: p.to_move,
             last_capturer: p.last_capturer.unwrap_or(NO_SEAT),
@@ -163,6 +174,14 @@ impl State {
     /// Sweeps per side this hand.
     pub fn sweeps(&self) -> [u8; 2] {
         self.sweeps
+    }
+    /// Cirulla declaration points per side this hand (V-S12; zero unless `declarations`).
+    pub fn declared(&self) -> [u8; 2] {
+        self.declared
+    }
+    /// Renuncio (V-E7): the card just trailed that the player to move may claim.
+    pub fn claimable(&self) -> Option<Card> {
+        Card::new(self.claim)
     }
     /// Match scores (after this hand once it is over).
     pub fn scores(&self) -> [u32; 2] {
@@ -216,8 +235,9 @@ impl State {
 
     // ----- dealing -----
 
-    fn leader(&self) -> u8 {
-        (self.dealer + 1) % self.num_players
+    /// The leader of every round: the seat after the dealer (V-K6 direction).
+    fn leader(&self, rules: &Rules) -> u8 {
+        rules.next_seat(self.dealer)
     }
 
     /// Shuffles and deals a hand for the current dealer (docs/conventions.md), redealing as the
@@ -230,8 +250,10 @@ impl State {
             self.table = CardSet::EMPTY;
             self.piles = [CardSet::EMPTY; 2];
             self.sweeps = [0; 2];
+            self.declared = [0; 2];
+            self.claim = NO_CARD;
             self.last_capturer = NO_SEAT;
-            self.to_move = self.leader();
+            self.to_move = self.leader(rules);
             if rules.has_cut_card() {
                 // K5: the top card is the cut card; the cutter decides before the deal goes on.
                 self.cut_card = Some(self.deck[0]);
@@ -250,18 +272,18 @@ impl State {
     /// the hand must be redealt.
     fn finish_deal(&mut self, rules: &Rules) -> bool {
         let n = self.num_players;
-        let leader = self.leader();
+        let leader = self.leader(rules);
         let mut seat = leader;
-        let full = u32::from(HAND_SIZE);
+        let full = u32::from(rules.hand_size());
         while (0..n).any(|s| self.hands[usize::from(s)].len() < full) {
             if self.hands[usize::from(seat)].len() < full {
                 let c = self.deck[usize::from(self.deck_pos)];
                 self.deck_pos += 1;
                 self.hands[usize::from(seat)].insert(c);
             }
-            seat = (seat + 1) % n;
+            seat = rules.next_seat(seat);
         }
-        while self.table.len() < u32::from(OPENING_TABLE) {
+        while self.table.len() < u32::from(rules.opening_table_size()) {
             let c = self.deck[usize::from(self.deck_pos)];
             self.deck_pos += 1;
             self.table.insert(c);
@@ -278,22 +300,38 @@ impl State {
             self.sweeps[side] += opening.dealer_sweeps;
             self.last_capturer = self.dealer;
         }
+        self.declare(rules);
         self.to_move = leader;
         self.phase = Phase::Play;
         true
     }
 
     /// Deals a later round: 3 each, one at a time from the leader, nothing to the table (G3).
-    fn deal_round(&mut self) {
+    fn deal_round(&mut self, rules: &Rules) {
         let n = self.num_players;
-        let leader = self.leader();
-        for i in 0..(n * HAND_SIZE) {
-            let seat = (leader + i % n) % n;
+        let leader = self.leader(rules);
+        let mut seat = leader;
+        for _ in 0..(n * rules.hand_size()) {
             let c = self.deck[usize::from(self.deck_pos)];
             self.deck_pos += 1;
             self.hands[usize::from(seat)].insert(c);
+            seat = rules.next_seat(seat);
         }
+        self.declare(rules);
         self.to_move = leader;
+    }
+
+    /// Cirulla declarations (V-S12) on the cards just dealt to the hands, which hold nothing
+    /// else at a deal.
+    fn declare(&mut self, rules: &Rules) {
+        if rules.options().declarations {
+            for seat in 0..self.num_players {
+                let points = rules.declaration(self.hands[usize::from(seat)]);
+                let side = Rules::side(seat);
+                // Saturates only far beyond any hand of the spec's values (at most 6 rounds).
+                self.declared[side] = self.declared[side].saturating_add(points);
+            }
+        }
     }
 
     // ----- moves -----
@@ -305,13 +343,19 @@ impl State {
             Phase::Cut => {
                 let c = self.cut_card.expect("the cut phase has a cut card");
                 out.push(Move::cut(c, true));
-                out.push(Move::cut(c, false));
+                // docs/variants.md: with no opening table (scientifico) the card can only be kept.
+                if rules.opening_table_size() > 0 {
+                    out.push(Move::cut(c, false));
+                }
             }
+            Phase::Play if rules.special_moves() => self.special_moves(rules, out),
             Phase::Play => {
                 let index = TableIndex::new(rules, self.table);
                 for card in self.hands[usize::from(self.to_move)] {
                     let start = out.len();
-                    rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+                    rules.for_each_mode_capture(&index, card, &mut |s| {
+                        out.push(Move::play(card, s));
+                    });
                     match out.len() - start {
                         0 => out.push(Move::play(card, CardSet::EMPTY)),
                         1 => {}
@@ -324,11 +368,36 @@ impl State {
         }
     }
 
+    /// The general path of `legal_moves` (the capture options of docs/variants.md): captures
+    /// under `ace_takes_all` and `fewest_cards`, a trail beside them when capturing is optional,
+    /// and renuncio claims after the plays (kind 3 sorts last).
+    fn special_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
+        let index = TableIndex::new(rules, self.table);
+        let optional = !rules.compulsory_capture();
+        for card in self.hands[usize::from(self.to_move)] {
+            let start = out.len();
+            rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+            if out.len() == start || optional {
+                out.push(Move::play(card, CardSet::EMPTY));
+            }
+            out[start..].sort_unstable();
+        }
+        if let Some(card) = self.claimable() {
+            let start = out.len();
+            let before = self.table - CardSet::single(card);
+            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
+                out.push(Move::claim(card, s));
+            });
+            out[start..].sort_unstable();
+        }
+    }
+
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
         match (self.phase, mv.kind()) {
-            (Phase::Cut, MoveKind::KeepCut | MoveKind::TableCut) => {
-                Some(mv.card()) == self.cut_card
+            (Phase::Cut, MoveKind::KeepCut) => Some(mv.card()) == self.cut_card,
+            (Phase::Cut, MoveKind::TableCut) => {
+                Some(mv.card()) == self.cut_card && rules.opening_table_size() > 0
             }
             (Phase::Play, MoveKind::Play) => {
                 let card = mv.card();
@@ -342,7 +411,23 @@ impl State {
                     any = true;
                     found |= s == caps;
                 });
-                if any { found } else { caps.is_empty() }
+                if caps.is_empty() {
+                    !any || !rules.compulsory_capture()
+                } else {
+                    found
+                }
+            }
+            (Phase::Play, MoveKind::Claim) => {
+                let card = mv.card();
+                if self.claimable() != Some(card) || mv.captures().is_empty() {
+                    return false;
+                }
+                let before = self.table - CardSet::single(card);
+                let mut found = false;
+                rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
+                    found |= s == mv.captures();
+                });
+                found
             }
             _ => false,
         }
@@ -353,6 +438,11 @@ impl State {
         let why = match self.phase {
             Phase::HandOver | Phase::MatchOver => "the hand is over".to_string(),
             Phase::Cut => format!("seat {} must keep or table the cut card", self.to_move),
+            Phase::Play if mv.kind() == MoveKind::Claim => match self.claimable() {
+                None => "there is no trailed card to claim now".into(),
+                Some(c) if c != mv.card() => format!("only {c} may be claimed now"),
+                Some(c) => format!("not a capture {c} could have made"),
+            },
             Phase::Play if mv.kind() != MoveKind::Play => "there is no cut decision now".into(),
             Phase::Play if !self.hands[usize::from(self.to_move)].contains(mv.card()) => {
                 format!("{} is not in the hand of seat {}", mv.card(), self.to_move)
@@ -363,11 +453,16 @@ impl State {
     }
 
     /// Whether the legal move `mv` scores a sweep (S8, E8, K11; last-play rule S-A4, K11).
+    /// A claim is never a sweep, nor is an ace taking the whole table by `ace_takes_all` unless
+    /// `ace_sweep` (docs/variants.md).
     pub fn is_sweep(&self, rules: &Rules, mv: Move) -> bool {
         mv.kind() == MoveKind::Play
             && !mv.captures().is_empty()
             && mv.captures() == self.table
             && !(self.is_final_play() && rules.options().last_play_sweep == LastPlaySweep::Void)
+            && !(rules.special_captures()
+                && !rules.options().ace_sweep
+                && rules.ace_takes_all(self.table, mv.card()))
     }
 
     /// Whether the next play is the last of the hand.
@@ -400,15 +495,41 @@ impl State {
                     self.start_hand(rules);
                 }
             }
+            MoveKind::Claim => {
+                // V-E7: the card and the set go to the claimant's side; not a turn, not a sweep.
+                let seat = self.to_move;
+                let taken = mv.captures() | CardSet::single(mv.card());
+                self.table -= taken;
+                self.piles[Rules::side(seat)] |= taken;
+                self.last_capturer = seat;
+                self.claim = NO_CARD;
+            }
             MoveKind::Play => {
                 let sweep = self.is_sweep(rules, mv);
                 let seat = self.to_move;
                 let card = mv.card();
-                self.hands[usize::from(seat)].remove(card);
+                self.claim = NO_CARD;
                 let caps = mv.captures();
                 if caps.is_empty() {
+                    if rules.renuncio() && !self.is_final_play() {
+                        // V-E7: a trail that could have captured may be claimed by the next
+                        // player (not after the final play: there is no next player).
+                        let mut could = false;
+                        rules.for_each_capture(
+                            &TableIndex::new(rules, self.table),
+                            card,
+                            &mut |_| {
+                                could = true;
+                            },
+                        );
+                        if could {
+                            self.claim = card.id();
+                        }
+                    }
+                    self.hands[usize::from(seat)].remove(card);
                     self.table.insert(card);
                 } else {
+                    self.hands[usize::from(seat)].remove(card);
                     let side = Rules::side(seat);
                     self.table -= caps;
                     self.piles[side] |= caps | CardSet::single(card);
@@ -425,9 +546,9 @@ impl State {
     fn advance(&mut self, rules: &Rules) {
         let n = self.num_players;
         if self.hands[..usize::from(n)].iter().any(|h| !h.is_empty()) {
-            self.to_move = (self.to_move + 1) % n;
+            self.to_move = rules.next_seat(self.to_move);
         } else if usize::from(self.deck_pos) < NUM_CARDS {
-            self.deal_round();
+            self.deal_round(rules);
         } else {
             self.end_hand(rules);
         }
@@ -442,10 +563,14 @@ impl State {
         let side = Rules::side(self.last_capturer);
         self.piles[side] |= self.table;
         self.table = CardSet::EMPTY;
-        let score = rules.score(self.piles, self.sweeps, [0, 0]);
+        self.claim = NO_CARD;
+        let score = rules.score(self.piles, self.sweeps, self.declared);
         self.scores[0] = self.scores[0].saturating_add(score.points[0]);
         self.scores[1] = self.scores[1].saturating_add(score.points[1]);
-        self.winner = rules.match_winner(self.scores);
+        // Napoleone (V-S7): all ten coins win the match whatever the scores.
+        self.winner = rules
+            .all_coins_winner(self.piles)
+            .or_else(|| rules.match_winner(self.scores));
         self.phase = if self.winner.is_some() {
             Phase::MatchOver
         } else {
@@ -456,7 +581,7 @@ impl State {
     /// The score of the finished hand, or `None` while it is being played.
     pub fn hand_score(&self, rules: &Rules) -> Option<HandScore> {
         self.hand_over()
-            .then(|| rules.score(self.piles, self.sweeps, [0, 0]))
+            .then(|| rules.score(self.piles, self.sweeps, self.declared))
     }
 
     /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over
@@ -464,7 +589,7 @@ impl State {
     pub fn next_hand(&mut self, rules: &Rules) -> Result<(), Error> {
         match self.phase {
             Phase::HandOver => {
-                self.dealer = (self.dealer + 1) % self.num_players;
+                self.dealer = rules.next_seat(self.dealer);
                 self.hand_number += 1;
                 self.start_hand(rules);
                 Ok(())
@@ -480,7 +605,7 @@ impl State {
     }
 }
 
-const ENCODING_VERSION: u8 = 1;
+const ENCODING_VERSION: u8 = 2;
 
 fn game_byte(game: Game) -> u8 {
     match game {
@@ -490,7 +615,7 @@ fn game_byte(game: Game) -> u8 {
     }
 }
 /// Length of [`State::encode`]'s output.
-pub const ENCODED_LEN: usize = 1 + 9 + 8 * 7 + NUM_CARDS + 2 + 8 + 8 + 4;
+pub const ENCODED_LEN: usize = 1 + 9 + 8 * 7 + NUM_CARDS + 2 + 8 + 8 + 4 + 3;
 
 impl State {
     /// A compact, versioned byte encoding of the whole state and its game (for pickling and
@@ -525,6 +650,8 @@ impl State {
         }
         b.extend_from_slice(&self.rng.state().to_le_bytes());
         b.extend_from_slice(&self.hand_number.to_le_bytes());
+        b.extend_from_slice(&self.declared);
+        b.push(self.claim);
         b
     }
 
@@ -606,7 +733,21 @@ impl State {
             winner,
             rng: Rng::new(u64_at(off + 10)),
             hand_number: u32_at(off + 18),
+            declared: [b[off + 22], b[off + 23]],
+            claim: b[off + 24],
         };
+        if state.declared != [0, 0] && !rules.options().declarations {
+            return Err(err("declaration points without declarations"));
+        }
+        if state.claim != NO_CARD {
+            let card = Card::new(state.claim).ok_or_else(|| err("bad claimable card"))?;
+            let before = state.table - CardSet::single(card);
+            let mut could = false;
+            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |_| could = true);
+            if !rules.renuncio() || phase != Phase::Play || !state.table.contains(card) || !could {
+                return Err(err("not a card these rules let the player claim"));
+            }
+        }
         state.check_consistent(rules).map_err(|e| match e {
             Error::Position(m) => Error::Decode(m),
             Error::DuplicateCard(c) => Error::Decode(format!("a card is in two places: {c}")),
@@ -630,7 +771,7 @@ impl State {
                     || self.sweeps != [0, 0]
                     || self.last_capturer != NO_SEAT
                     || self.stock().len() != NUM_CARDS - 1
-                    || self.to_move != self.leader()
+                    || self.to_move != self.leader(rules)
                 {
                     return err("not a cut decision these rules can reach");
                 }
@@ -659,7 +800,10 @@ impl State {
                     || self.last_capturer == NO_SEAT
                     || self.scores.iter().any(|&x| x > MAX_SCORE)
                     || (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len())
-                    || self.winner != rules.match_winner(self.scores)
+                    || self.winner
+                        != rules
+                            .all_coins_winner(self.piles)
+                            .or_else(|| rules.match_winner(self.scores))
                 {
                     return err("not a finished hand these rules can reach");
                 }
@@ -717,19 +861,21 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
             CardSet::FULL - seen
         ));
     }
-    // Hand sizes: in a round the seats play in order from the leader, so those before
-    // `to_move` hold one card fewer than the rest.
-    let leader = (p.dealer + 1) % n;
-    let before = (p.to_move + n - leader) % n;
+    // Hand sizes: in a round the seats play in order from the leader (going `next`, V-K6), so
+    // those before `to_move` hold one card fewer than the rest.
+    let leader = rules.next_seat(p.dealer);
+    let hand_size = rules.hand_size();
     let held = p.hands[usize::from(p.to_move)].len();
-    if held == 0 || held > u32::from(HAND_SIZE) {
+    if held == 0 || held > u32::from(hand_size) {
         return pos_err(format!(
-            "the player to move must hold 1 to {HAND_SIZE} cards, got: {held}"
+            "the player to move must hold 1 to {hand_size} cards, got: {held}"
         ));
     }
-    for off in 0..n {
-        let seat = (leader + off) % n;
-        let want = if off < before { held - 1 } else { held };
+    let mut seat = leader;
+    let mut before = true;
+    for _ in 0..n {
+        before &= seat != p.to_move;
+        let want = if before { held - 1 } else { held };
         let got = p.hands[usize::from(seat)].len();
         if got != want {
             return pos_err(format!(
@@ -737,11 +883,15 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
                 p.to_move
             ));
         }
+        seat = rules.next_seat(seat);
     }
-    let round = usize::from(n) * usize::from(HAND_SIZE);
-    if p.stock.len() % round != 0 {
+    // The stock: whole rounds of the standard deal; nothing after a Scopone deal (one round).
+    let dealt = usize::from(n) * usize::from(hand_size) + usize::from(rules.opening_table_size());
+    let round = usize::from(n) * usize::from(hand_size);
+    if p.stock.len() % round != 0 || p.stock.len() + dealt > NUM_CARDS {
         return pos_err(format!(
-            "the stock must hold a multiple of {round} cards, got: {}",
+            "the stock must hold a multiple of {round} cards, at most {}, got: {}",
+            NUM_CARDS - dealt,
             p.stock.len()
         ));
     }
@@ -768,8 +918,8 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
         }
         _ => {}
     }
-    if rules.game() == Game::Escoba {
-        // E-A4: every capture takes a multiple of 15.
+    if rules.capture_mode() == CaptureMode::Fifteen && !rules.options().ace_takes_all {
+        // E-A4: every capture totals 15 with the played card (an ace taking all need not).
         for (side, pile) in p.piles.iter().enumerate() {
             let t = rules.total(*pile);
             if t % 15 != 0 {

@@ -634,6 +634,14 @@ pub struct Rules {
     rank_values: [u8; 10],
     capture_mode: CaptureMode,
     prime: PrimeCategory,
+    /// `ace_takes_all` or `fewest_cards`: captures go through the general path of
+    /// `for_each_capture`.
+    special_captures: bool,
+    /// Special captures, `compulsory_capture = false` or `renuncio`: `State::legal_moves` takes
+    /// its general path.
+    special_moves: bool,
+    /// The seat after each seat in the direction of play.
+    next: [u8; 4],
 }
 
 /// Cards each player holds after a deal round.
@@ -661,7 +669,21 @@ impl Rules {
         for (r, rv) in rank_values.iter_mut().enumerate() {
             *rv = values[r * 4];
         }
+        let special_captures = options.ace_takes_all || options.fewest_cards;
+        let special_moves = special_captures || !options.compulsory_capture || options.renuncio;
+        let n = options.players;
+        let mut next = [0u8; 4];
+        for (seat, nx) in next.iter_mut().enumerate().take(usize::from(n)) {
+            let seat = seat as u8;
+            *nx = match options.direction {
+                Direction::Counterclockwise => (seat + 1) % n,
+                Direction::Clockwise => (seat + n - 1) % n,
+            };
+        }
         Ok(Rules {
+            next,
+            special_captures,
+            special_moves,
             rank_values,
             capture_mode: options.capture,
             prime: match options.game {
@@ -702,6 +724,32 @@ impl Rules {
     /// The capture mode.
     pub fn capture_mode(&self) -> CaptureMode {
         self.capture_mode
+    }
+
+    /// Whether a capture option goes beyond the `capture` mode (`ace_takes_all`,
+    /// `fewest_cards`); decided once when the rules are built.
+    #[inline]
+    pub fn special_captures(&self) -> bool {
+        self.special_captures
+    }
+
+    /// Whether move generation needs the general path: special captures, optional capture or
+    /// renuncio claims. The default games keep the fast path.
+    #[inline]
+    pub fn special_moves(&self) -> bool {
+        self.special_moves
+    }
+
+    /// Whether a card with a capture option must capture (K-A3; off: V-E6).
+    #[inline]
+    pub fn compulsory_capture(&self) -> bool {
+        self.options.compulsory_capture
+    }
+
+    /// Whether a missed capture may be claimed by the next player (V-E7).
+    #[inline]
+    pub fn renuncio(&self) -> bool {
+        self.options.renuncio
     }
 
     /// The fourth scoring category.
@@ -758,11 +806,7 @@ impl Rules {
     /// The seat that follows `seat` in the direction of play (V-K6).
     #[inline]
     pub fn next_seat(&self, seat: u8) -> u8 {
-        let n = self.options.players;
-        match self.options.direction {
-            Direction::Counterclockwise => (seat + 1) % n,
-            Direction::Clockwise => (seat + n - 1) % n,
-        }
+        self.next[usize::from(seat & 3)]
     }
 
     /// The side of `seat`: partners are the seats of equal parity.

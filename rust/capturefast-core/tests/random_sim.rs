@@ -1,7 +1,7 @@
 //! Random-simulation invariants (`open_spiel`'s `RandomSimTest` list and spec §6) over many
 //! seeded games of every game and player count.
 
-use capturefast_core::{CardSet, Game, Move, MoveKind, Rng, Rules, State};
+use capturefast_core::{CardSet, Game, Move, MoveKind, OptionValue, Options, Rng, Rules, State};
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 
@@ -23,7 +23,19 @@ fn all_cards(s: &State) -> CardSet {
 
 /// Plays whole matches with random moves and checks every invariant at every step.
 fn run(game: Game, players: u8, seeds: u64) {
-    let rules = Rules::profile(game, players).unwrap();
+    run_rules(&Rules::profile(game, players).unwrap(), seeds);
+}
+
+/// [`run`] under any rules (the variant presets below).
+fn run_rules(rules: &Rules, seeds: u64) {
+    let rules = rules.clone();
+    let game = rules.game();
+    let players = rules.num_players();
+    let o = rules.options().clone();
+    // The ace-takes-all capture breaks I1 (the whole table is then an ace's only option but
+    // not a sweep; a sweep is still its card's only option) and, with optional captures, a
+    // trail is listed beside the captures.
+    let plain_captures = !o.ace_takes_all && !o.fewest_cards && o.compulsory_capture;
     let mut moves: Vec<Move> = Vec::new();
     let mut caps = Vec::new();
     for seed in 0..seeds {
@@ -37,14 +49,22 @@ fn run(game: Game, players: u8, seeds: u64) {
             assert_eq!(State::decode(&rules, &s.encode(&rules)).unwrap(), s);
             if s.hand_over() {
                 let score = s.hand_score(&rules).unwrap();
-                // I5: 4 category points minus ties, plus sweeps.
+                // I5: 4 category points minus ties, plus sweeps and bonuses.
                 let ties = score.awards.iter().filter(|a| a.is_none()).count() as u32;
                 let sweeps = u32::from(score.sweeps[0]) + u32::from(score.sweeps[1]);
-                assert_eq!(score.points[0] + score.points[1], 4 - ties + sweeps);
+                let bonuses: u32 = score.bonuses.iter().map(|b| b[0] + b[1]).sum();
+                assert_eq!(
+                    score.points[0] + score.points[1],
+                    4 - ties + sweeps + bonuses
+                );
+                if !o.declarations {
+                    assert_eq!(s.declared(), [0, 0]);
+                }
                 assert_eq!(score.counts[0].cards + score.counts[1].cards, 40);
                 assert_eq!(score.counts[0].coins + score.counts[1].coins, 10);
-                // I6: 18 cards each with 2 players, 9 with 4.
-                let per = 36 / u32::from(players);
+                // I6: 18 cards each with 2 players, 9 with 4 (standard deal); 9 or 10 each with
+                // the Scopone deals: every card but the opening table, shared equally.
+                let per = (40 - u32::from(rules.opening_table_size())) / u32::from(players);
                 assert!(
                     plays[..usize::from(players)].iter().all(|&p| p == per),
                     "{plays:?}"
@@ -52,7 +72,10 @@ fn run(game: Game, players: u8, seeds: u64) {
                 s.legal_moves(&rules, &mut moves);
                 assert!(moves.is_empty());
                 if s.match_over() {
-                    assert!(rules.match_winner(s.scores()).is_some());
+                    assert!(
+                        rules.match_winner(s.scores()).is_some()
+                            || rules.all_coins_winner(s.piles()).is_some()
+                    );
                     break;
                 }
                 s.next_hand(&rules).unwrap();
@@ -63,15 +86,24 @@ fn run(game: Game, players: u8, seeds: u64) {
             assert!(!moves.is_empty(), "legal moves until the hand is over");
             assert!(moves.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
             let seat = s.to_move().unwrap();
+            let claimable = s.claimable();
             for &mv in &moves {
                 assert!(s.is_legal(&rules, mv));
-                if mv.kind() == MoveKind::Play && s.is_sweep(&rules, mv) {
+                if mv.kind() == MoveKind::Claim {
+                    assert_eq!(
+                        Some(mv.card()),
+                        claimable,
+                        "only the trailed card is claimed"
+                    );
+                    assert!(!s.is_sweep(&rules, mv), "a claim is never a sweep");
+                }
+                if plain_captures && mv.kind() == MoveKind::Play && s.is_sweep(&rules, mv) {
                     // I1: a sweep option is its card's only option.
                     rules.capture_options(s.table(), mv.card(), &mut caps);
                     assert_eq!(caps, [mv.captures()]);
                 }
             }
-            if game == Game::Scopa {
+            if game == Game::Scopa && !o.ace_takes_all {
                 // I3: three kings on the table make sweeps impossible.
                 let kings = s.table() & CardSet::rank(9);
                 if kings.len() >= 3 {
@@ -83,8 +115,18 @@ fn run(game: Game, players: u8, seeds: u64) {
             let mut t = s;
             t.play(&rules, mv).unwrap();
             assert_eq!(s, before, "play on a copy leaves the original unchanged");
+            if mv.kind() == MoveKind::Claim {
+                // Not a turn: the claimant plays next, the claim has gone, no sweep.
+                assert_eq!((t.to_move(), t.claimable()), (Some(seat), None));
+                assert_eq!((t.last_capturer(), t.sweeps()), (Some(seat), s.sweeps()));
+            }
             if mv.kind() == MoveKind::Play {
                 plays[usize::from(seat)] += 1;
+                // Mid-round: play passes to the next seat in the direction of play.
+                if t.stock().len() == s.stock().len() && (0..players).any(|p| !t.hand(p).is_empty())
+                {
+                    assert_eq!(t.to_move(), Some(rules.next_seat(seat)), "direction");
+                }
                 let hands_left: u32 = (0..players).map(|p| t.hand(p).len()).sum();
                 assert!(
                     hands_left > 0 || !t.stock().is_empty() || t.hand_over(),
@@ -157,7 +199,7 @@ fn leader_of_every_round_is_after_the_dealer() {
                 while !s.hand_over() {
                     let full = (0..players).all(|p| s.hand(p).len() == 3);
                     if full {
-                        assert_eq!(s.to_move(), Some((s.dealer() + 1) % players), "I6");
+                        assert_eq!(s.to_move(), Some(rules.next_seat(s.dealer())), "I6");
                     }
                     s.legal_moves(&rules, &mut moves);
                     let mv = moves[rng.below(moves.len() as u64) as usize];
@@ -199,5 +241,119 @@ fn scopa_never_opens_with_three_kings() {
     for seed in 0..3000 {
         let s = State::new(&rules, seed);
         assert!((s.table() & CardSet::rank(9)).len() < 3);
+    }
+}
+
+// ----- variant presets and option combinations (docs/variants.md) -----
+
+fn variant(game: Game, players: u8, opts: &[(&str, OptionValue)]) -> Rules {
+    let mut o = Options::new(game, players);
+    for (name, value) in opts {
+        o.set(name, value).unwrap();
+    }
+    Rules::new(o).unwrap()
+}
+
+fn word(s: &str) -> OptionValue {
+    OptionValue::Str(s.to_string())
+}
+
+const ON: OptionValue = OptionValue::Bool(true);
+const OFF: OptionValue = OptionValue::Bool(false);
+
+#[test]
+fn preset_scopone() {
+    run_rules(&variant(Game::Scopa, 4, &[("deal", word("scopone"))]), 150);
+}
+
+#[test]
+fn preset_scopone_scientifico() {
+    run_rules(
+        &variant(Game::Scopa, 4, &[("deal", word("scientifico"))]),
+        150,
+    );
+}
+
+#[test]
+fn preset_scopa_a_15() {
+    run_rules(
+        &variant(Game::Scopa, 2, &[("capture", word("fifteen"))]),
+        150,
+    );
+}
+
+#[test]
+fn preset_scopa_d_assi() {
+    for players in [2, 4] {
+        run_rules(
+            &variant(Game::Scopa, players, &[("ace_takes_all", ON)]),
+            100,
+        );
+    }
+}
+
+#[test]
+fn preset_cirulla() {
+    let opts = [
+        ("capture", word("match_or_fifteen")),
+        ("ace_takes_all", ON),
+        ("ace_sweep", ON),
+        ("redeal", word("two_aces")),
+        ("opening_sweeps", word("sum")),
+        ("declarations", ON),
+        ("napola", ON),
+        ("grande", OptionValue::Int(5)),
+        ("all_coins_wins", ON),
+        ("target", OptionValue::Int(51)),
+    ];
+    for players in [2, 4] {
+        run_rules(&variant(Game::Scopa, players, &opts), 60);
+    }
+}
+
+#[test]
+fn clockwise_every_game() {
+    for game in GAMES {
+        for players in [2, 4] {
+            run_rules(
+                &variant(game, players, &[("direction", word("clockwise"))]),
+                40,
+            );
+        }
+    }
+    let scopone = [("deal", word("scopone")), ("direction", word("clockwise"))];
+    run_rules(&variant(Game::Chkobba, 4, &scopone), 40);
+}
+
+#[test]
+fn optional_capture_and_renuncio() {
+    for game in GAMES {
+        for players in [2, 4] {
+            let opts = [("compulsory_capture", OFF), ("renuncio", ON)];
+            run_rules(&variant(game, players, &opts), 40);
+            run_rules(&variant(game, players, &opts[..1]), 20);
+        }
+    }
+}
+
+#[test]
+fn fewest_cards_and_combinations() {
+    for game in GAMES {
+        let opts = [
+            ("fewest_cards", ON),
+            ("capture", word("match_or_fifteen")),
+            ("ace_takes_all", ON),
+            ("ace_takes_ace_only", OFF),
+            ("compulsory_capture", OFF),
+            ("renuncio", ON),
+            ("direction", word("clockwise")),
+        ];
+        run_rules(&variant(game, 4, &opts), 30);
+        run_rules(&variant(game, 2, &opts[..1]), 30);
+        let mut scientifico = vec![("deal", word("scientifico")), opts[0].clone()];
+        if game == Game::Chkobba {
+            scientifico.push(("cut_card", OFF));
+        }
+        run_rules(&variant(game, 4, &scientifico), 20);
     }
 }

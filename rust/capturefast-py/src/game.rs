@@ -98,7 +98,8 @@ impl PyMove {
         })
     }
 
-    /// The move packed in one integer: captures in bits 0-39, card in 40-45, kind in 46-47.
+    /// The move packed in one integer: captures in bits 0-39, card in 40-45, kind in 46-47
+    /// (0 `play`, 1 `keep_cut`, 2 `table_cut`, 3 `claim`).
     #[allow(clippy::wrong_self_convention)] // `#[pymethods]` take `&self`
     fn to_int(&self) -> u64 {
         self.mv.to_bits()
@@ -112,7 +113,7 @@ impl PyMove {
             .ok_or_else(|| convert::illegal(format!("not a packed move: {bits}")))
     }
 
-    /// `play`, `keep_cut` or `table_cut`.
+    /// `play`, `keep_cut`, `table_cut` or `claim` (renuncio).
     #[getter]
     fn kind(&self) -> &'static str {
         self.mv.kind().name()
@@ -270,14 +271,25 @@ impl PyRules {
             let d = PyDict::new(py);
             d.set_item("cards", c.cards)?;
             d.set_item("coins", c.coins)?;
-            match r.prime_category() {
-                capturefast_core::PrimeCategory::Primiera => d.set_item("primiera", c.primiera)?,
-                capturefast_core::PrimeCategory::Bermila => {
-                    d.set_item("sevens", c.sevens)?;
-                    d.set_item("sixes", c.sixes)?;
-                }
-            }
+            d.set_item("sevens", c.sevens)?;
+            d.set_item("sixes", c.sixes)?;
+            d.set_item("primiera", c.primiera)?;
+            d.set_item("ranks", ints(c.ranks))?;
+            let best: Vec<String> = c
+                .primiera_cards
+                .iter()
+                .flatten()
+                .map(ToString::to_string)
+                .collect();
+            d.set_item("primiera_cards", best)?;
+            d.set_item("coin_run", c.coin_run)?;
             counts.append(d)?;
+        }
+        let bonuses = PyDict::new(py);
+        for (i, name) in capturefast_core::BONUS_NAMES.iter().enumerate() {
+            if r.bonus_enabled(i) {
+                bonuses.set_item(name, s.bonuses[i].to_vec())?;
+            }
         }
         let piles_py = PyList::empty(py);
         for p in piles {
@@ -291,6 +303,7 @@ impl PyRules {
         kw.set_item("sweeps", ints(s.sweeps))?;
         kw.set_item("piles", piles_py)?;
         kw.set_item("scores", scores.map(|x| x.to_vec()))?;
+        kw.set_item("bonuses", bonuses)?;
         py.import("capturefast.report")?
             .getattr("HandReport")?
             .call((), Some(&kw))
@@ -433,20 +446,31 @@ impl PyRules {
         })
     }
 
-    /// Scores a hand from the two sides' piles (together all 40 cards) and sweep counts.
-    #[pyo3(signature = (piles, sweeps = None))]
+    /// Scores a hand from the two sides' piles (together all 40 cards), sweep counts and
+    /// declaration points (with the `declarations` option).
+    #[pyo3(signature = (piles, sweeps = None, declarations = None))]
     fn score<'py>(
         &self,
         py: Python<'py>,
         piles: &Bound<'py, PyAny>,
         sweeps: Option<&Bound<'py, PyAny>>,
+        declarations: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let piles = two_piles(piles)?;
         let sweeps = match sweeps {
             Some(s) => two_counts(s, "sweeps")?,
             None => [0, 0],
         };
-        let score = self.0.score(piles, sweeps, [0, 0]);
+        let declared = match declarations {
+            Some(d) => two_declarations(d)?,
+            None => [0, 0],
+        };
+        if declared != [0, 0] && !self.0.options().declarations {
+            return Err(PositionError::new_err(format!(
+                "declarations score only with the `declarations` option, got: {declared:?}"
+            )));
+        }
+        let score = self.0.score(piles, sweeps, declared);
         self.report(py, &score, piles, None)
     }
 
@@ -551,6 +575,17 @@ pub fn two_counts(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 2]> {
         [a, b] if (0..=40).contains(a) && (0..=40).contains(b) => Ok([*a as u8, *b as u8]),
         _ => Err(PositionError::new_err(format!(
             "{what} must be two numbers from 0 to 40, one per side, got: {v:?}"
+        ))),
+    }
+}
+
+/// Declaration points per side: two numbers from 0 to 255.
+pub fn two_declarations(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
+    let v: Vec<i64> = obj.extract()?;
+    match v.as_slice() {
+        [a, b] if (0..=255).contains(a) && (0..=255).contains(b) => Ok([*a as u8, *b as u8]),
+        _ => Err(PositionError::new_err(format!(
+            "declarations must be two numbers from 0 to 255, one per side, got: {v:?}"
         ))),
     }
 }

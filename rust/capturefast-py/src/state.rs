@@ -88,8 +88,11 @@ impl PyState {
         let to_move = convert::seat_num(to_move, n, "to_move")?;
         let dealer = match dealer {
             Some(d) => convert::seat(d, n, "dealer")?,
-            // The dealer plays last in a round: by default the seat before the leader.
-            None => (to_move + n - 1) % n,
+            // The dealer plays last in a round: by default the seat before the leader (in the
+            // direction of play).
+            None => (0..n)
+                .find(|&d| r.0.next_seat(d) == to_move)
+                .expect("every seat follows one"),
         };
         let last_capturer = match last_capturer {
             Some(l) if !l.is_none() => Some(convert::seat(l, n, "last_capturer")?),
@@ -203,6 +206,18 @@ impl PyState {
     #[getter]
     fn sweeps(&self) -> Vec<u32> {
         ints(self.state.sweeps())
+    }
+
+    /// Cirulla declaration points per side this hand (scored with the hand).
+    #[getter]
+    fn declared(&self) -> Vec<u32> {
+        ints(self.state.declared())
+    }
+
+    /// Renuncio: the card just trailed that the seat to move may claim, else None.
+    #[getter]
+    fn claimable(&self) -> Option<PyCard> {
+        self.state.claimable().map(PyCard)
     }
 
     /// Match scores per side (including this hand once it is over).
@@ -420,6 +435,16 @@ impl PyView {
     fn sweeps(&self) -> Vec<u32> {
         ints(self.view.sweeps)
     }
+    /// Cirulla declaration points per side this hand.
+    #[getter]
+    fn declared(&self) -> Vec<u32> {
+        ints(self.view.declared)
+    }
+    /// Renuncio: the card just trailed that the seat to move may claim, else None.
+    #[getter]
+    fn claimable(&self) -> Option<PyCard> {
+        self.view.claimable.map(PyCard)
+    }
     /// Match scores.
     #[getter]
     fn scores(&self) -> Vec<u32> {
@@ -481,21 +506,36 @@ impl PyView {
         }
         let last =
             v.stock_size == 0 && v.hand_sizes.iter().map(|&h| u32::from(h)).sum::<u32>() == 1;
-        let void = self.rules.0.options().last_play_sweep == capturefast_core::LastPlaySweep::Void;
+        let rules = &self.rules.0;
+        let void = rules.options().last_play_sweep == capturefast_core::LastPlaySweep::Void;
         let mut caps = Vec::new();
         for card in v.hand {
-            self.rules.0.capture_options(v.table, card, &mut caps);
-            if caps.is_empty() {
+            rules.capture_options(v.table, card, &mut caps);
+            // A trail when nothing can be taken, or beside the captures when capturing is
+            // optional (it sorts first: its captured mask is 0).
+            if caps.is_empty() || !rules.compulsory_capture() {
                 out.push(PyMove {
                     mv: Move::play(card, CardSet::EMPTY),
                     sweep: false,
                 });
             }
+            // An ace taking the whole table by `ace_takes_all` is a sweep only with `ace_sweep`.
+            let ace_void = rules.ace_takes_all(v.table, card) && !rules.options().ace_sweep;
             for &c in &caps {
-                let sweep = c == v.table && !(last && void);
+                let sweep = c == v.table && !(last && void) && !ace_void;
                 out.push(PyMove {
                     mv: Move::play(card, c),
                     sweep,
+                });
+            }
+        }
+        // Renuncio claims sort after every play (kind 3); a claim is never a sweep.
+        if let Some(c) = v.claimable {
+            rules.capture_options(v.table - CardSet::single(c), c, &mut caps);
+            for &s in &caps {
+                out.push(PyMove {
+                    mv: Move::claim(c, s),
+                    sweep: false,
                 });
             }
         }
