@@ -711,10 +711,15 @@ def test_score_chkobba_seed_example() -> None:
     assert rep.points == [5, 0]
     assert rep.awards == {"karta": 0, "dinari": 0, "7ayya": 0, "bermila": 0}
     assert list(rep.awards) == CATEGORIES["chkobba"]
+    # Best card per suit on the flat primiera chart; coin runs A-5 against none.
     assert rep.counts == [
-        {"cards": 22, "coins": 6, "sevens": 2, "sixes": 3},
-        {"cards": 18, "coins": 4, "sevens": 2, "sixes": 1},
-    ]
+        {"cards": 22, "coins": 6, "sevens": 2, "sixes": 3, "primiera": 21 + 21 + 18 + 18,
+         "ranks": [3, 3, 3, 3, 2, 3, 2, 1, 1, 1], "primiera_cards": ["7C", "7D", "6H", "6S"],
+         "coin_run": 5},
+        {"cards": 18, "coins": 4, "sevens": 2, "sixes": 1, "primiera": None,  # no club
+         "ranks": [1, 1, 1, 1, 2, 1, 2, 3, 3, 3], "primiera_cards": ["6D", "7H", "7S"],
+         "coin_run": 0},
+    ]  # fmt: skip
     assert list(rep.sweeps) == [1, 0]
     assert rep.scores is None
     assert rep.piles[0] == sorted(CHKOBBA_SEED_A, key=ALL.index)
@@ -731,9 +736,13 @@ def test_score_escoba_seed_example() -> None:
     assert rep.awards == {"cards": 0, "coins": 0, "velo": 0, "setenta": 0}
     # A: four sevens = 84. B: clubs 2C 12, diamonds 6D 18, hearts 3H 13, spades 3S 13 = 56.
     assert rep.counts == [
-        {"cards": 22, "coins": 6, "primiera": 84},
-        {"cards": 18, "coins": 4, "primiera": 56},
-    ]
+        {"cards": 22, "coins": 6, "sevens": 4, "sixes": 3, "primiera": 84,
+         "ranks": [4, 1, 2, 4, 4, 3, 4, 0, 0, 0], "primiera_cards": ["7C", "7D", "7H", "7S"],
+         "coin_run": 5},
+        {"cards": 18, "coins": 4, "sevens": 0, "sixes": 1, "primiera": 56,
+         "ranks": [0, 3, 2, 0, 0, 1, 0, 4, 4, 4], "primiera_cards": ["2C", "6D", "3H", "3S"],
+         "coin_run": 0},
+    ]  # fmt: skip
 
 
 def test_score_scopa_primiera_example() -> None:
@@ -741,11 +750,43 @@ def test_score_scopa_primiera_example() -> None:
     rep = Rules.scopa().score(report_piles(["7H", "7D", "6C", "5S"]), [2, 1])
     assert rep.awards == {"cards": 1, "coins": 1, "settebello": 0, "primiera": 1}
     assert rep.counts == [
-        {"cards": 4, "coins": 1, "primiera": 75},
-        {"cards": 36, "coins": 9, "primiera": 78},
-    ]
+        {"cards": 4, "coins": 1, "sevens": 2, "sixes": 1, "primiera": 75,
+         "ranks": [0, 0, 0, 0, 1, 1, 2, 0, 0, 0], "primiera_cards": ["6C", "7D", "7H", "5S"],
+         "coin_run": 0},
+        {"cards": 36, "coins": 9, "sevens": 2, "sixes": 3, "primiera": 78,
+         "ranks": [4, 4, 4, 4, 3, 3, 2, 4, 4, 4], "primiera_cards": ["7C", "6D", "6H", "7S"],
+         "coin_run": 6},
+    ]  # fmt: skip
     assert rep.points == [1 + 2, 3 + 1]
     assert list(rep.sweeps) == [2, 1]
+
+
+def test_score_reports_bonuses() -> None:
+    # A: A-2-3-4 of coins, J-Q-K of coins (re bello, grande), 6D missing: napola run 4.
+    a = ["AD", "2D", "3D", "4D", "JD", "QD", "KD"]
+    rules = Rules("scopa", re_bello=True, napola=True, grande=5)
+    rep = rules.score(report_piles(a), [0, 0])
+    assert rep.bonuses == {"re_bello": [1, 0], "napola": [4, 0], "grande": [5, 0]}
+    assert rep.counts[0]["coin_run"] == 4
+    # Categories: B has the cards (33), A the coins (7), B the settebello and the primiera (A
+    # lacks clubs): A = 1 + 1 + 4 + 5 = 11, B = 3.
+    assert rep.points == [11, 3]
+    # Only the bonuses the rules score are reported.
+    assert Rules.scopa().score(report_piles(a)).bonuses == {}
+
+
+def test_score_takes_declarations() -> None:
+    rules = Rules("scopa", declarations=True)
+    rep = rules.score(report_piles(["7H", "7D", "6C", "5S"]), [2, 1], declarations=[3, 10])
+    assert rep.bonuses == {"declarations": [3, 10]}
+    # S11 example: A 2 sweeps + settebello, B 1 sweep + cards, coins, primiera.
+    assert rep.points == [3 + 3, 4 + 10]
+    with pytest.raises(cf.PositionError):
+        Rules.scopa().score(report_piles(["7H"]), declarations=[3, 0])
+    with pytest.raises(cf.PositionError):
+        rules.score(report_piles(["7H"]), declarations=[3])
+    with pytest.raises(cf.PositionError):
+        rules.score(report_piles(["7H"]), declarations=[-1, 0])
 
 
 MISSING_SPADES = ["7C", "7D", "7H", "6C", "6D", "6H", "AC", "AD", "AH", "5C", "5D", "5H"]

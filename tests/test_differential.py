@@ -69,7 +69,8 @@ OPTION_CASES = [
 def rust_snapshot(state: cf.State) -> dict[str, Any]:
     """The Rust state in the shape of ``RefState.snapshot()`` (cards as strings, by id)."""
     cut = state.cut_card
-    return {
+    options = state.rules.options
+    snap: dict[str, Any] = {
         "to_move": state.to_move,
         "dealer": state.dealer,
         "last_capturer": state.last_capturer,
@@ -84,6 +85,13 @@ def rust_snapshot(state: cf.State) -> dict[str, Any]:
         "winner": state.winner,
         "cut_card": None if cut is None else str(cut),
     }
+    # Present only under the options that use them, as in ``RefState.snapshot()``.
+    if options.get("declarations"):
+        snap["declarations"] = list(state.declared)
+    if options.get("renuncio"):
+        claim = state.claimable
+        snap["claimable"] = None if claim is None else str(claim)
+    return snap
 
 
 def compare_states(rs: cf.State, ref: RefState, where: str) -> None:
@@ -125,6 +133,7 @@ def compare_reports(rs: cf.State, ref: RefState, where: str) -> None:
         "counts": ([dict(c) for c in got.counts], want["counts"]),
         "sweeps": (list(got.sweeps), want["sweeps"]),
         "scores": (None if got.scores is None else list(got.scores), ref.scores),
+        "bonuses": (dict(got.bonuses), want["bonuses"]),
     }
     diff = {k: v for k, v in pairs.items() if v[0] != v[1]}
     if diff:

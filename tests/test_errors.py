@@ -108,15 +108,15 @@ def test_base_class() -> None:
     assert issubclass(cf.CaptureFastError, Exception)
     assert cf.CaptureFastError is errors_module.CaptureFastError
     with pytest.raises(cf.CaptureFastError):
-        Card("8D")
+        Card("0D")
     with pytest.raises(ValueError):
-        Card("8D")
+        Card("0D")
 
 
 # --------------------------------------------------------------------------- cards
 
 
-@pytest.mark.parametrize("text", ["8D", "10H", "ZZ", "9C", "7X", "7DD", "JOKER", "D7", "1C"])
+@pytest.mark.parametrize("text", ["0D", "11H", "ZZ", "1C", "7X", "7DD", "JOKER", "D7", "01C"])
 def test_unknown_card_strings(text: str) -> None:
     raises_naming(cf.InvalidCardError, text, lambda: Card(text))
     raises_naming(cf.InvalidCardError, text, lambda: Rules.scopa().value(text))
@@ -291,10 +291,10 @@ def test_hand_report_mid_hand() -> None:
         "x 3C",
         "keep",
         "table",
-        "keep 8D",
-        "7D x 9C",
+        "keep 0D",
+        "7D x 11C",
         "7D y 3C",
-        "10D",
+        "11D",
         "7D x 3C x 4S",
         "keep7D",
         "play 7D",
@@ -544,8 +544,8 @@ def test_bad_option_values(game: str, option: str, value: Any) -> None:
         ("scopa", "cut_card", False),
         ("scopa", "chkobba_face_values", "italian"),
         ("scopa", "initial_30_requires_partition", True),
-        ("escoba", "redeal", "off"),
-        ("scopa", "redeal", "off"),  # V-K4 is a Chkobba option; Scopa's S5 is fixed
+        ("escoba", "bermila", "cascade"),
+        ("chkobba", "primiera_mode", "table"),
         ("escoba", "cut_card", True),
         ("escoba", "chkobba_face_values", "tunisian"),
         ("chkobba", "primiera_missing_suit", "zero"),
@@ -603,7 +603,8 @@ def test_rules_input_checks() -> None:
 # [version, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game]
 # (game: 0 scopa, 1 escoba, 2 chkobba), then
 # 7 little-endian u64 card masks (hands 0-3, table, pile 0, pile 1), the 40-card deck, 2 sweep
-# bytes, 2 u32 scores, the u64 generator state and the u32 hand number: 128 bytes.
+# bytes, 2 u32 scores, the u64 generator state, the u32 hand number, 2 declaration-point bytes
+# and the claimable card (255: none): 131 bytes (encoding version 2).
 FULL = (1 << 40) - 1
 
 
@@ -624,12 +625,12 @@ def encode(
     scores: Sequence[int] = (0, 0),
     game: int = 0,
 ) -> bytes:
-    b = bytes([1, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game])
+    b = bytes([2, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game])
     masks = [*hands, *([0] * (4 - len(hands))), table, *piles]
     b += b"".join(struct.pack("<Q", m) for m in masks)
     b += bytes(range(40)) + bytes(sweeps) + struct.pack("<II", *scores)
-    b += struct.pack("<Q", 0) + struct.pack("<I", 0)
-    assert len(b) == 128
+    b += struct.pack("<Q", 0) + struct.pack("<I", 0) + bytes([0, 0, 255])
+    assert len(b) == 131
     return b
 
 
@@ -661,7 +662,7 @@ def test_encode_helper_matches_the_engine() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [b"", b"\x00", b"abc", bytes(127), bytes(129), bytes(128), b"\xff" * 128],
+    [b"", b"\x00", b"abc", bytes(130), bytes(132), bytes(131), b"\xff" * 131, bytes(128)],
 )
 def test_from_bytes_garbage(data: bytes) -> None:
     with pytest.raises(cf.DecodeError):

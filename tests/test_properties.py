@@ -41,7 +41,7 @@ OPTION_CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
     "escoba": {
         "last_play_sweep": ("void", "counts"),
         "primiera_missing_suit": ("invalid", "zero"),
-        "initial_30_requires_partition": (False, True),
+        "opening_sweeps": ("sum", "partition", "off"),
     },
     "chkobba": {
         "last_play_sweep": ("void", "counts"),
@@ -303,10 +303,12 @@ def check_opening(rules: cf.Rules, state: cf.State) -> list[int]:
         return sweeps
     # E5 / E-A1 / V-E4: a table of 15 (30) goes to the dealer's side with 1 (2) escobas.
     values = value_table(rules)
-    partition = rules.options["initial_30_requires_partition"]
+    partition = rules.options["opening_sweeps"] == "partition"
 
     def dealer_takes(cards: list[str]) -> int:
         opening_total = sum(values[c[0]] for c in cards)
+        if rules.options["opening_sweeps"] == "off":
+            return 0
         if opening_total == 15:
             return 1
         splits = any(

@@ -97,13 +97,15 @@ def test_chkobba_evidence() -> None:
 def test_missing_suit_evidence() -> None:
     # A lacks spades; B: 3C 3D 3H 7S = 13 + 13 + 13 + 21 = 60.
     rep = Rules.scopa().score(piles(MISSING_SPADES))
-    assert evidence(rep)["primiera"] == "invalid (no S) v 60 (3C 3D 3H 7S)"
+    # The invalid side still shows its best card of each suit it holds.
+    assert evidence(rep)["primiera"] == "invalid (7C 7D 7H, no S) v 60 (3C 3D 3H 7S)"
     # V-S4 zero: A = 7C 7D 7H = 63 and spades count 0.
     rep = Rules.scopa(primiera_missing_suit="zero").score(piles(MISSING_SPADES))
     assert evidence(rep)["primiera"] == "63 (7C 7D 7H, no S) v 60 (3C 3D 3H 7S)"
     # CHKOBBA_A holds every club, so B has no primiera; A = 7C 7D 6H 6S = 21+21+18+18 = 78.
     rep = Rules.scopa().score(piles(CHKOBBA_A))
-    assert evidence(rep)["primiera"] == "78 (7C 7D 6H 6S) v invalid (no C)"
+    # B's best: diamonds 6D (A holds A-5 and 7), hearts 7H, spades 7S.
+    assert evidence(rep)["primiera"] == "78 (7C 7D 6H 6S) v invalid (6D 7H 7S, no C)"
 
 
 def test_primiera_cards_from_the_core_are_used() -> None:
