@@ -61,7 +61,9 @@ def per_hand(rules: cf.Rules, hands: int, seed: int) -> float:
 
 
 @pytest.mark.parametrize(("game", "players", "options"), cases())
-def test_variant_cost(benchmark: Any, game: str, players: int, options: dict[str, Any]) -> None:
+def test_variant_cost(
+    benchmark: Any, request: Any, game: str, players: int, options: dict[str, Any]
+) -> None:
     plain = cf.Rules(game, players)
     variant = cf.Rules(game, players, **options)
     enabled = not benchmark.disabled
@@ -77,4 +79,5 @@ def test_variant_cost(benchmark: Any, game: str, players: int, options: dict[str
     seeds = iter(range(SEED + 1000, SEED + 10**6))
     benchmark(lambda: cf.random_hands(variant, hands, next(seeds)))
     if enabled:
-        print(f"\n{game} {players}p {options}: {cost:.3f} x plain ({1 / best_plain:,.0f} hands/s)")
+        case = request.node.callspec.id
+        print(f"\n{case}: {cost:.3f} x plain {game} {players}p ({1 / best_plain:,.0f} hands/s)")

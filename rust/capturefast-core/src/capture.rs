@@ -166,6 +166,25 @@ impl TableIndex {
     }
 }
 
+/// V-S13 on a list being built: keeps, in order, the items of `v[start..]` that capture the
+/// fewest cards (`cards` counts them).
+pub(crate) fn keep_fewest<T: Copy>(v: &mut Vec<T>, start: usize, cards: impl Fn(T) -> u32) {
+    if v.len() < start + 2 {
+        return; // Nothing to choose between (the common case).
+    }
+    let Some(min) = v[start..].iter().map(|&x| cards(x)).min() else {
+        return;
+    };
+    let mut w = start;
+    for r in start..v.len() {
+        if cards(v[r]) == min {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
+}
+
 impl Rules {
     /// Every legal capture of `card` played onto `table`, sorted by mask; empty: the card trails.
     ///
@@ -211,7 +230,8 @@ impl Rules {
         if self.ace_takes_all(table.table(), card) {
             emit(table.table());
         } else if self.options().fewest_cards {
-            // V-S13: only the options with the fewest cards remain.
+            // V-S13: only the options with the fewest cards remain. Two passes here; the
+            // move generator filters its own list in one (`keep_fewest`).
             let mut fewest = u32::MAX;
             self.for_each_mode_capture(table, card, &mut |s| fewest = fewest.min(s.len()));
             if fewest != u32::MAX {
@@ -450,16 +470,16 @@ mod tests {
                 .map(|(_, &c)| c)
                 .collect();
             let sum = rules.total(sub);
+            let has_equal = table.iter().any(|c| u32::from(rules.value(c)) == v);
+            let matches = if has_equal {
+                sub.len() == 1 && sum == v
+            } else {
+                sum == v
+            };
             let ok = match rules.capture_mode() {
-                CaptureMode::Fifteen | CaptureMode::MatchOrFifteen => sum + v == 15,
-                CaptureMode::EqualThenSum => {
-                    let has_equal = table.iter().any(|c| u32::from(rules.value(c)) == v);
-                    if has_equal {
-                        sub.len() == 1 && sum == v
-                    } else {
-                        sum == v
-                    }
-                }
+                CaptureMode::Fifteen => sum + v == 15,
+                CaptureMode::EqualThenSum => matches,
+                CaptureMode::MatchOrFifteen => matches || sum + v == 15,
             };
             if ok {
                 out.push(sub);
@@ -488,5 +508,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every capture mode on random tables of up to 17 cards, and V-S13 on top of it (some
+    /// tables have more than the 32 options its stack buffer holds): exactly the brute force.
+    #[test]
+    fn fewest_cards_equals_brute_force_minimum() {
+        let mut rng = crate::Rng::new(7);
+        let mut out = Vec::new();
+        let mut overflowed = 0;
+        for capture in ["match", "fifteen", "match_or_fifteen"] {
+            let mut o = Options::new(Game::Scopa, 2);
+            o.set("capture", &OptionValue::Str(capture.into())).unwrap();
+            let all = Rules::new(o.clone()).unwrap();
+            o.set("fewest_cards", &OptionValue::Bool(true)).unwrap();
+            let rules = Rules::new(o).unwrap();
+            for _ in 0..2000 {
+                let deck = rng.shuffled_deck();
+                let n = rng.below(18) as usize;
+                let table: CardSet = deck[..n].iter().copied().collect();
+                let card = deck[n];
+                let every = brute_force(&all, table, card);
+                all.capture_options(table, card, &mut out);
+                assert_eq!(out, every, "{capture} {table} {card}");
+                overflowed += usize::from(every.len() > 32);
+                let min = every.iter().map(|s| s.len()).min();
+                let want: Vec<CardSet> =
+                    every.into_iter().filter(|s| Some(s.len()) == min).collect();
+                rules.capture_options(table, card, &mut out);
+                assert_eq!(out, want, "{capture} {table} {card}");
+            }
+        }
+        assert!(overflowed > 0, "no table had more than 32 options");
     }
 }

@@ -5,7 +5,7 @@
 //! the current hand lives in `deck`; `deck[deck_pos..]` is the stock (docs/conventions.md).
 
 use crate::action::{Move, MoveKind};
-use crate::capture::TableIndex;
+use crate::capture::{TableIndex, keep_fewest};
 use crate::card::{Card, NUM_CARDS};
 use crate::cardset::CardSet;
 use crate::error::Error;
@@ -376,11 +376,18 @@ impl State {
         let optional = !rules.compulsory_capture();
         for card in self.hands[usize::from(self.to_move)] {
             let start = out.len();
-            rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+            if rules.options().fewest_cards && !rules.ace_takes_all(self.table, card) {
+                rules.for_each_mode_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+                keep_fewest(out, start, |m: Move| m.captures().len());
+            } else {
+                rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+            }
             if out.len() == start || optional {
                 out.push(Move::play(card, CardSet::EMPTY));
             }
-            out[start..].sort_unstable();
+            if out.len() > start + 1 {
+                out[start..].sort_unstable();
+            }
         }
         if let Some(card) = self.claimable() {
             let start = out.len();
