@@ -19,6 +19,7 @@ from typing import Any
 import capturefast as cf
 import pytest
 from capturefast import Card, HandReport, Move, Rules, State
+from variant_tables import DEFAULTS
 
 RANKS = "A234567JQK"
 SUITS = "CDHS"
@@ -409,68 +410,8 @@ def test_move_is_immutable() -> None:
 
 # --------------------------------------------------------------------------- Rules
 
-# The defaults of docs/variants.md, typed from its table: options of every game, then each game's.
-COMMON_DEFAULTS: dict[str, Any] = {
-    "direction": "counterclockwise",
-    "deal": "standard",
-    "fewest_cards": False,
-    "compulsory_capture": True,
-    "renuncio": False,
-    "ace_takes_all": False,
-    "ace_takes_ace_only": True,
-    "ace_sweep": False,
-    "declarations": False,
-    "declaration_low": 3,
-    "declaration_triple": 10,
-    "declaration_wild": True,
-    "last_play_sweep": "void",
-    "re_bello": False,
-    "napola": False,
-    "napola_cap": 0,
-    "grande": 0,
-    "all_coins_wins": False,
-    "all_coins_bonus": 0,
-    "all_sevens_bonus": 0,
-}
-PRIMIERA_DEFAULTS: dict[str, Any] = {
-    "primiera_mode": "table",
-    "primiera_figures": "flat",
-    "primiera_missing_suit": "invalid",
-    "deck": "standard",
-}
 PRESET_DICTS: dict[str, dict[str, Any]] = {
-    "scopa": {
-        "game": "scopa",
-        "players": 2,
-        "target": 11,
-        "redeal": "three_kings",
-        "opening_sweeps": "off",
-        "capture": "match",
-        **COMMON_DEFAULTS,
-        **PRIMIERA_DEFAULTS,
-    },
-    "escoba": {
-        "game": "escoba",
-        "players": 2,
-        "target": 21,
-        "redeal": "off",
-        "opening_sweeps": "sum",
-        "capture": "fifteen",
-        **COMMON_DEFAULTS,
-        **PRIMIERA_DEFAULTS,
-    },
-    "chkobba": {
-        "game": "chkobba",
-        "players": 2,
-        "target": 21,
-        "redeal": "three_of_a_rank",
-        "opening_sweeps": "off",
-        "capture": "match",
-        **COMMON_DEFAULTS,
-        "bermila": "sevens_then_sixes",
-        "chkobba_face_values": "tunisian",
-        "cut_card": True,
-    },
+    game: {"game": game, "players": 2, **DEFAULTS[game]} for game in GAMES
 }
 
 

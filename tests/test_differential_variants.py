@@ -18,56 +18,14 @@ import pytest
 from capturefast import variants
 from reference import RefRules
 from test_differential import run_hands, run_match
+from variant_tables import GAME_ONLY, OPTIONS
 
 PRESET_HANDS = 120  # random hands per preset and player count
 PRESET_MATCHES = 2  # whole matches per preset and player count
 RANDOM_COMBOS = 60  # random option combinations per game
 COMBO_HANDS = 6  # random hands per combination
 
-# Every option value of docs/variants.md, per option (the games an option applies to are
-# checked by both engines; a combination one engine refuses must be refused by the other).
-DOMAINS: dict[str, list[Any]] = {
-    "target": [5, 11, 21, 51],
-    "direction": ["counterclockwise", "clockwise"],
-    "deal": ["standard", "scopone", "scientifico"],
-    "redeal": ["off", "three_kings", "three_of_a_rank", "two_aces", "any_ace"],
-    "opening_sweeps": ["off", "sum", "partition"],
-    "capture": ["match", "fifteen", "match_or_fifteen"],
-    "fewest_cards": [False, True],
-    "compulsory_capture": [True, False],
-    "renuncio": [False, True],
-    "ace_takes_all": [False, True],
-    "ace_takes_ace_only": [True, False],
-    "ace_sweep": [False, True],
-    "declarations": [False, True],
-    "declaration_low": [3, 1],
-    "declaration_triple": [10, 5],
-    "declaration_wild": [True, False],
-    "last_play_sweep": ["void", "counts"],
-    "primiera_mode": ["table", "most_sevens", "three_sevens"],
-    "primiera_figures": ["flat", "graded", "zero"],
-    "primiera_missing_suit": ["invalid", "zero"],
-    "bermila": ["sevens_then_sixes", "cascade", "primiera"],
-    "re_bello": [False, True],
-    "napola": [False, True],
-    "napola_cap": [0, 4],
-    "grande": [0, 5],
-    "all_coins_wins": [False, True],
-    "all_coins_bonus": [0, 1],
-    "all_sevens_bonus": [0, 2],
-    "chkobba_face_values": ["tunisian", "italian"],
-    "cut_card": [True, False],
-    "deck": ["standard", "numerals"],
-}
-GAME_ONLY = {
-    "primiera_mode": ("scopa", "escoba"),
-    "primiera_figures": ("scopa", "escoba"),
-    "primiera_missing_suit": ("scopa", "escoba"),
-    "deck": ("scopa", "escoba"),
-    "bermila": ("chkobba",),
-    "chkobba_face_values": ("chkobba",),
-    "cut_card": ("chkobba",),
-}
+DOMAINS: dict[str, list[Any]] = {name: values for name, (values, _) in OPTIONS.items()}
 
 
 def preset_cases() -> list[Any]:

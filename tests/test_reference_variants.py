@@ -23,6 +23,8 @@ from reference import (
     preset_rules,
     sort_cards,
 )
+from variant_tables import ALL_GAMES, DEFAULTS
+from variant_tables import PRESETS as DOC_PRESETS
 
 
 def fs(*cards: str) -> frozenset[str]:
@@ -90,103 +92,11 @@ def play_out(state: RefState, pick: random.Random) -> tuple[RefState, list[int],
 
 # --------------------------------------------------------------------- options and checks
 
-SCOPA_OPTIONS = {
-    "target",
-    "direction",
-    "deal",
-    "redeal",
-    "opening_sweeps",
-    "capture",
-    "fewest_cards",
-    "compulsory_capture",
-    "renuncio",
-    "ace_takes_all",
-    "ace_takes_ace_only",
-    "ace_sweep",
-    "declarations",
-    "declaration_low",
-    "declaration_triple",
-    "declaration_wild",
-    "last_play_sweep",
-    "primiera_mode",
-    "primiera_figures",
-    "primiera_missing_suit",
-    "re_bello",
-    "napola",
-    "napola_cap",
-    "grande",
-    "all_coins_wins",
-    "all_coins_bonus",
-    "all_sevens_bonus",
-    "deck",
-}
-CHKOBBA_OPTIONS = (
-    SCOPA_OPTIONS - {"primiera_mode", "primiera_figures", "primiera_missing_suit", "deck"}
-) | {"bermila", "chkobba_face_values", "cut_card"}
-
 
 def test_options_list_every_applicable_option_with_defaults() -> None:
     """docs/variants.md "The options": names, games and per-game defaults."""
-    scopa = RefRules("scopa").options
-    escoba = RefRules("escoba").options
-    chkobba = RefRules("chkobba").options
-    assert set(scopa) == SCOPA_OPTIONS
-    assert set(escoba) == SCOPA_OPTIONS
-    assert set(chkobba) == CHKOBBA_OPTIONS
-    common = {
-        "direction": "counterclockwise",
-        "deal": "standard",
-        "fewest_cards": False,
-        "compulsory_capture": True,
-        "renuncio": False,
-        "ace_takes_all": False,
-        "ace_takes_ace_only": True,
-        "ace_sweep": False,
-        "declarations": False,
-        "declaration_low": 3,
-        "declaration_triple": 10,
-        "declaration_wild": True,
-        "last_play_sweep": "void",
-        "re_bello": False,
-        "napola": False,
-        "napola_cap": 0,
-        "grande": 0,
-        "all_coins_wins": False,
-        "all_coins_bonus": 0,
-        "all_sevens_bonus": 0,
-    }
-    for options in (scopa, escoba, chkobba):
-        for name, value in common.items():
-            assert options[name] == value, name
-    assert (scopa["target"], escoba["target"], chkobba["target"]) == (11, 21, 21)
-    assert (scopa["redeal"], escoba["redeal"], chkobba["redeal"]) == (
-        "three_kings",
-        "off",
-        "three_of_a_rank",
-    )
-    assert (scopa["opening_sweeps"], escoba["opening_sweeps"], chkobba["opening_sweeps"]) == (
-        "off",
-        "sum",
-        "off",
-    )
-    assert (scopa["capture"], escoba["capture"], chkobba["capture"]) == (
-        "match",
-        "fifteen",
-        "match",
-    )
-    for options in (scopa, escoba):
-        assert options["primiera_mode"] == "table"
-        assert options["primiera_figures"] == "flat"
-        assert options["primiera_missing_suit"] == "invalid"
-        assert options["deck"] == "standard"
-    assert chkobba["bermila"] == "sevens_then_sixes"
-    assert chkobba["chkobba_face_values"] == "tunisian"
-    assert chkobba["cut_card"] is True
-    # The options round-trip: rebuilding from them gives the same rules.
-    for game in ("scopa", "escoba", "chkobba"):
-        rules = preset_rules("cirulla") if game == "scopa" else RefRules(game, 4)
-        again = RefRules(game, rules.players, **rules.options)
-        assert again.options == rules.options
+    for game in ALL_GAMES:
+        assert RefRules(game).options == DEFAULTS[game], game
 
 
 @pytest.mark.parametrize(
@@ -824,35 +734,13 @@ def test_numerals_deck_parsing() -> None:
 
 # --------------------------------------------------------------------- presets
 
-EXPECTED_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "scopa": ("scopa", {}),
-    "scopone": ("scopa", {"players": 4, "deal": "scopone"}),
-    "scopone_scientifico": ("scopa", {"players": 4, "deal": "scientifico"}),
-    "scopa_a_15": ("scopa", {"capture": "fifteen"}),
-    "scopa_d_assi": ("scopa", {"ace_takes_all": True}),
-    "cirulla": (
-        "scopa",
-        {
-            "capture": "match_or_fifteen",
-            "ace_takes_all": True,
-            "ace_sweep": True,
-            "redeal": "two_aces",
-            "opening_sweeps": "sum",
-            "declarations": True,
-            "napola": True,
-            "grande": 5,
-            "all_coins_wins": True,
-            "target": 51,
-        },
-    ),
-    "escoba": ("escoba", {}),
-    "chkobba": ("chkobba", {}),
-}
-
 
 def test_preset_table() -> None:
     """docs/variants.md "Presets", and keyword overrides on top."""
-    assert PRESETS == EXPECTED_PRESETS
+    assert {
+        name: (game, {**({"players": players} if players != 2 else {}), **overrides})
+        for name, (game, players, overrides) in DOC_PRESETS.items()
+    } == PRESETS
     assert preset_rules("cirulla", target=100).target == 100
     assert preset_rules("scopone").players == 4
     assert preset_rules("cirulla").options["declarations"] is True
@@ -863,7 +751,7 @@ def test_preset_table() -> None:
 EXPECTED_BONUSES = {"cirulla": ["napola", "grande", "declarations"]}
 
 
-@pytest.mark.parametrize("name", list(EXPECTED_PRESETS))
+@pytest.mark.parametrize("name", list(DOC_PRESETS))
 def test_presets_play_random_matches(name: str) -> None:
     """Every preset plays whole random matches; per-hand invariants hold."""
     rules = preset_rules(name)

@@ -172,8 +172,7 @@ def test_core_bonuses_match_the_hand_computation() -> None:
     # Cirulla with re bello: napola A-2-3-4 = 4, grande 5, re bello 1, all for A.
     r = variants.rules("cirulla", re_bello=True)
     rep = r.score(piles(BONUS_A))
-    if not rep.bonuses:
-        pytest.skip("core does not report bonuses yet")
+    assert set(rep.bonuses) == {"re_bello", "napola", "grande", "declarations"}
     assert rep.bonuses["napola"] == [4, 0]
     assert rep.bonuses["grande"] == [5, 0]
     assert rep.bonuses["re_bello"] == [1, 0]

@@ -1,7 +1,7 @@
 """Named variants (presets), variant files and `capturefast rules`: docs/variants.md.
 
 The expected presets and option values below are copied by hand from docs/variants.md, not read
-from `capturefast.variants`. Options the core does not accept yet skip (`needs`).
+from `capturefast.variants`.
 """
 
 from __future__ import annotations
@@ -18,93 +18,14 @@ import capturefast as cf
 import pytest
 from capturefast import Rules, VariantError, variants
 from capturefast.errors import CaptureFastError
-
-# docs/variants.md, "Presets".
-PRESET_TABLE: dict[str, tuple[str, int, dict[str, Any]]] = {
-    "scopa": ("scopa", 2, {}),
-    "scopone": ("scopa", 4, {"deal": "scopone"}),
-    "scopone_scientifico": ("scopa", 4, {"deal": "scientifico"}),
-    "scopa_a_15": ("scopa", 2, {"capture": "fifteen"}),
-    "scopa_d_assi": ("scopa", 2, {"ace_takes_all": True}),
-    "cirulla": (
-        "scopa",
-        2,
-        {
-            "capture": "match_or_fifteen",
-            "ace_takes_all": True,
-            "ace_sweep": True,
-            "redeal": "two_aces",
-            "opening_sweeps": "sum",
-            "declarations": True,
-            "napola": True,
-            "grande": 5,
-            "all_coins_wins": True,
-            "target": 51,
-        },
-    ),
-    "escoba": ("escoba", 2, {}),
-    "chkobba": ("chkobba", 2, {}),
-}
-
-# docs/variants.md, "The options": values to draw from (ints: a few legal values), games.
-ALL_GAMES = ("scopa", "escoba", "chkobba")
-PRIMIERA_GAMES = ("scopa", "escoba")
-OPTIONS: dict[str, tuple[list[Any], tuple[str, ...]]] = {
-    "target": ([1, 11, 21, 51, 10000], ALL_GAMES),
-    "direction": (["counterclockwise", "clockwise"], ALL_GAMES),
-    "deal": (["standard", "scopone", "scientifico"], ALL_GAMES),
-    "redeal": (["off", "three_kings", "three_of_a_rank", "two_aces", "any_ace"], ALL_GAMES),
-    "opening_sweeps": (["off", "sum", "partition"], ALL_GAMES),
-    "capture": (["match", "fifteen", "match_or_fifteen"], ALL_GAMES),
-    "fewest_cards": ([False, True], ALL_GAMES),
-    "compulsory_capture": ([True, False], ALL_GAMES),
-    "renuncio": ([False, True], ALL_GAMES),
-    "ace_takes_all": ([False, True], ALL_GAMES),
-    "ace_takes_ace_only": ([True, False], ALL_GAMES),
-    "ace_sweep": ([False, True], ALL_GAMES),
-    "declarations": ([False, True], ALL_GAMES),
-    "declaration_low": ([3, 0, 100], ALL_GAMES),
-    "declaration_triple": ([10, 0, 100], ALL_GAMES),
-    "declaration_wild": ([True, False], ALL_GAMES),
-    "last_play_sweep": (["void", "counts"], ALL_GAMES),
-    "primiera_mode": (["table", "most_sevens", "three_sevens"], PRIMIERA_GAMES),
-    "primiera_figures": (["flat", "graded", "zero"], PRIMIERA_GAMES),
-    "primiera_missing_suit": (["invalid", "zero"], PRIMIERA_GAMES),
-    "bermila": (["sevens_then_sixes", "cascade", "primiera"], ("chkobba",)),
-    "re_bello": ([False, True], ALL_GAMES),
-    "napola": ([False, True], ALL_GAMES),
-    "napola_cap": ([0, 3, 10], ALL_GAMES),
-    "grande": ([0, 5, 100], ALL_GAMES),
-    "all_coins_wins": ([False, True], ALL_GAMES),
-    "all_coins_bonus": ([0, 1, 100], ALL_GAMES),
-    "all_sevens_bonus": ([0, 1, 100], ALL_GAMES),
-    "chkobba_face_values": (["tunisian", "italian"], ("chkobba",)),
-    "cut_card": ([True, False], ("chkobba",)),
-    "deck": (["standard", "numerals"], PRIMIERA_GAMES),
-}
-
-
-def needs(game: str, players: int = 2, **options: Any) -> None:
-    """Skips the test when the core does not know one of `options` yet."""
-    for name, value in options.items():
-        try:
-            Rules(game, players=players, **{name: value})
-        except VariantError as e:
-            if "unknown option" in str(e):
-                pytest.skip(f"core does not accept option `{name}` yet")
-
-
-def needs_preset(name: str) -> None:
-    game, players, overrides = PRESET_TABLE[name]
-    needs(game, players, **overrides)
-
+from variant_tables import ALL_GAMES, OPTIONS, PRESETS
 
 # --------------------------------------------------------------------------- presets
 
 
 def test_preset_names_are_the_documented_table() -> None:
-    assert variants.preset_names() == list(PRESET_TABLE)
-    for name, (game, players, overrides) in PRESET_TABLE.items():
+    assert variants.preset_names() == list(PRESETS)
+    for name, (game, players, overrides) in PRESETS.items():
         p = variants.PRESETS[name]
         assert p.game == game
         expected = dict(overrides)
@@ -114,10 +35,9 @@ def test_preset_names_are_the_documented_table() -> None:
         assert p.title
 
 
-@pytest.mark.parametrize("name", list(PRESET_TABLE))
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_preset_builds_with_game_players_and_options(name: str) -> None:
-    needs_preset(name)
-    game, players, overrides = PRESET_TABLE[name]
+    game, players, overrides = PRESETS[name]
     r = variants.rules(name)
     assert isinstance(r, Rules)
     assert (r.game, r.players) == (game, players)
@@ -132,12 +52,10 @@ def test_preset_builds_with_game_players_and_options(name: str) -> None:
 
 
 def test_preset_names_accept_dashes() -> None:
-    needs_preset("scopa_a_15")
     assert variants.rules("Scopa-A-15") == variants.rules("scopa_a_15")
 
 
 def test_keyword_overrides_win_over_the_preset() -> None:
-    needs_preset("cirulla")
     r = variants.rules("cirulla", target=100, grande=0)
     assert r.target == 100
     assert r.options["grande"] == 0
@@ -155,7 +73,7 @@ def test_unknown_preset_names_it_and_lists_the_presets() -> None:
     assert isinstance(e.value, ValueError)
     msg = str(e.value)
     assert msg.endswith(": briscola")
-    for name in PRESET_TABLE:
+    for name in PRESETS:
         assert name in msg
 
 
@@ -211,10 +129,6 @@ def test_bad_options_raise_variant_error_naming_the_option(
 def test_contradictions_are_refused_naming_the_option(
     preset: str, options: dict[str, Any], named: str
 ) -> None:
-    game = PRESET_TABLE[preset][0]
-    probe = {k: v for k, v in options.items() if k != "players"}
-    needs(game, 4, **{k: OPTIONS[k][0][0] for k in probe})
-    needs_preset(preset)
     players = options.pop("players", None)
     with pytest.raises(VariantError) as e:
         variants.rules(preset, players=players, **options)
@@ -249,9 +163,8 @@ def round_trips(r: Rules, tmp_path: Path) -> None:
         assert variants.load(str(path)).to_dict() == d
 
 
-@pytest.mark.parametrize("name", list(PRESET_TABLE))
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_round_trips(name: str, tmp_path: Path) -> None:
-    needs_preset(name)
     round_trips(variants.rules(name), tmp_path)
 
 
@@ -279,7 +192,6 @@ def test_random_option_combinations_round_trip(game: str, players: int, tmp_path
 
 
 def test_a_file_may_name_a_preset_and_override_it(tmp_path: Path) -> None:
-    needs_preset("cirulla")
     path = tmp_path / "house.toml"
     path.write_text('preset = "cirulla"\ntarget = 100\nnapola = false\n')
     r = variants.load(path)
@@ -341,9 +253,8 @@ def test_toml_is_a_flat_table_of_options() -> None:
 # --------------------------------------------------------------------------- describe
 
 
-@pytest.mark.parametrize("name", list(PRESET_TABLE))
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_describe_names_the_categories_and_the_target(name: str) -> None:
-    needs_preset(name)
     r = variants.rules(name)
     text = variants.describe(r)
     for cat in r.categories:
@@ -383,9 +294,6 @@ def test_describe_names_the_categories_and_the_target(name: str) -> None:
 def test_describe_says_what_each_option_does(
     preset: str, overrides: dict[str, Any], phrase: str
 ) -> None:
-    needs_preset(preset)
-    game = PRESET_TABLE[preset][0]
-    needs(game, 4, **{k: v for k, v in overrides.items() if k != "players"})
     players = overrides.pop("players", None)
     assert phrase in variants.describe(variants.rules(preset, players=players, **overrides))
 
@@ -415,7 +323,7 @@ def test_cli_rules_list() -> None:
     p = run("rules", "--list")
     assert p.returncode == 0, p.stderr
     names = [line.split()[0] for line in p.stdout.splitlines()]
-    assert names == list(PRESET_TABLE)
+    assert names == list(PRESETS)
 
 
 def test_cli_rules_text() -> None:
@@ -429,7 +337,6 @@ def test_cli_rules_text() -> None:
 
 
 def test_cli_rules_json_and_toml_are_variant_files() -> None:
-    needs_preset("cirulla")
     expected = variants.rules("cirulla", target=100, players=4, re_bello=True)
     args = ("rules", "cirulla", "--players", "4", "--set", "target=100", "--set", "re_bello=true")
     pj = run(*args, "--format", "json")

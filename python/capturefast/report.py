@@ -44,9 +44,9 @@ _KING_OF_COINS: Final = "KD"
 _SIDES: Final = "AB"
 
 # Keys of a side's counts: ints, except `primiera` (int or None: invalid), `ranks` (10 ints, A..K),
-# `primiera_cards` (a card or None per suit, C D H S) and `seven_of_coins` (bool).
+# `primiera_cards` (the best card of each suit present, C D H S).
 _INT_COUNTS: Final = frozenset({"cards", "coins", "sevens", "sixes", "coin_run"})
-_COUNT_KEYS: Final = _INT_COUNTS | {"primiera", "ranks", "primiera_cards", "seven_of_coins"}
+_COUNT_KEYS: Final = _INT_COUNTS | {"primiera", "ranks", "primiera_cards"}
 _HAND_KEYS: Final = ("game", "points", "awards", "counts", "sweeps", "piles", "scores", "bonuses")
 _HAND_REQUIRED: Final = frozenset({"game", "points", "awards", "counts", "sweeps"})
 
@@ -209,48 +209,6 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-# Primiera points per rank A..K; the figures (J Q K) per `primiera_figures`.
-_PRIMIERA_BASE: Final = (16, 12, 13, 14, 15, 18, 21)
-_PRIMIERA_TABLES: Final = tuple(
-    _PRIMIERA_BASE + figures for figures in ((10, 10, 10), (8, 9, 10), (0, 0, 0))
-)
-
-
-def _primiera_cards(pile: Sequence[str], value: int | None) -> list[str | None] | None:
-    """The best card per suit (C D H S, None where missing) making up `value`, or None.
-
-    Evidence only: tries each figures table and answers only when the cards add up to the
-    reported value, so a report never shows cards that disagree with its number.
-    """
-    if value is None:
-        return None
-    held = set(pile)
-    for table in _PRIMIERA_TABLES:
-        cards: list[str | None] = []
-        total = 0
-        for s in _SUITS:
-            best: tuple[int, int] | None = None
-            for i, r in enumerate(_RANKS):
-                if r + s in held and (best is None or table[i] >= best[0]):
-                    best = (table[i], i)
-            cards.append(None if best is None else _RANKS[best[1]] + s)
-            total += 0 if best is None else best[0]
-        if total == value:
-            return cards
-    return None
-
-
-def _coin_run(pile: Iterable[str]) -> int:
-    """Length of the run of coins A 2 3 ... from the ace."""
-    held = set(pile)
-    n = 0
-    for r in _RANKS:
-        if r + _COINS not in held:
-            break
-        n += 1
-    return n
-
-
 # --------------------------------------------------------------------------- hand report
 
 
@@ -263,9 +221,9 @@ class HandReport:
         points: points per side (categories, sweeps and bonuses).
         awards: category name -> side index that won it, or None for a tie. The names follow the
             game (`settebello`/`velo`/`7ayya`, `primiera`/`setenta`/`bermila`, ...).
-        counts: per side, what the categories count (`cards`, `coins`, and `primiera` or
-            `sevens`/`sixes`; when the core reports them, `ranks`, `primiera_cards`, `coin_run`,
-            `seven_of_coins`); a primiera of None is invalid (a suit is missing).
+        counts: per side, what the categories count: `cards`, `coins`, `sevens`, `sixes`,
+            `ranks` (per rank A..K), `primiera` (None: invalid, a suit is missing),
+            `primiera_cards` (the best card of each suit present), `coin_run` (docs/variants.md).
         sweeps: sweeps per side.
         piles: per side, the captured cards (card strings).
         scores: the match score after the hand, when the report comes from a played hand.
@@ -339,21 +297,12 @@ class HandReport:
         return None
 
     def _primiera(self, i: int) -> str:
+        """`75 (6C 7D 7H 5S)`, or `invalid (6D 7H 7S, no C)`: the core's best card per suit."""
         c = self.counts[i]
         value = c.get("primiera")
-        cards = c.get("primiera_cards")
-        if cards is None and self.piles:
-            cards = _primiera_cards(self.piles[i], value)
-        missing: list[str] = []
-        shown: list[str] = []
-        if cards is not None:
-            for s, card in zip(_SUITS, list(cards) + [None] * (4 - len(cards)), strict=True):
-                if card is None:
-                    missing.append(s)
-                else:
-                    shown.append(card)
-        elif self.piles:
-            missing = [s for s in _SUITS if not any(x.endswith(s) for x in self.piles[i])]
+        shown = [card for card in c.get("primiera_cards") or [] if card is not None]
+        held_suits = {card[-1] for card in shown}
+        missing = [s for s in _SUITS if s not in held_suits] if "primiera_cards" in c else []
         text = "invalid" if value is None else str(value)
         detail = " ".join(shown)
         if missing:
@@ -361,7 +310,7 @@ class HandReport:
         return f"{text} ({detail})" if detail else text
 
     def _seven_evidence(self, award: int | None) -> str:
-        holder = self._holder(_SEVEN_OF_COINS, "seven_of_coins")
+        holder = self._holder(_SEVEN_OF_COINS)
         if holder is None and not self.piles:
             holder = award
         return f"{_SEVEN_OF_COINS} held by {_side(holder)}"
@@ -424,12 +373,7 @@ class HandReport:
         return _pair(pts)
 
     def _run(self, i: int) -> int:
-        c = self.counts[i]
-        if "coin_run" in c:
-            return int(c["coin_run"])
-        if self.piles:
-            return _coin_run(self.piles[i])
-        return 0
+        return int(self.counts[i].get("coin_run", 0))
 
     @property
     def sweep_name(self) -> str:

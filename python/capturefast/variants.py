@@ -276,60 +276,6 @@ def load(path: str | Path) -> Rules:
 
 # --------------------------------------------------------------------------- description
 
-# The defaults of every option per game (docs/variants.md, "The options"), so that a description
-# covers options the core does not report.
-_COMMON_DEFAULTS: Final[Mapping[str, OptionValue]] = MappingProxyType(
-    {
-        "direction": "counterclockwise",
-        "deal": "standard",
-        "redeal": "off",
-        "opening_sweeps": "off",
-        "capture": "match",
-        "fewest_cards": False,
-        "compulsory_capture": True,
-        "renuncio": False,
-        "ace_takes_all": False,
-        "ace_takes_ace_only": True,
-        "ace_sweep": False,
-        "declarations": False,
-        "declaration_low": 3,
-        "declaration_triple": 10,
-        "declaration_wild": True,
-        "last_play_sweep": "void",
-        "re_bello": False,
-        "napola": False,
-        "napola_cap": 0,
-        "grande": 0,
-        "all_coins_wins": False,
-        "all_coins_bonus": 0,
-        "all_sevens_bonus": 0,
-    }
-)
-_PRIMIERA_DEFAULTS: Final = {
-    "primiera_mode": "table",
-    "primiera_figures": "flat",
-    "primiera_missing_suit": "invalid",
-    "deck": "standard",
-}
-_GAME_DEFAULTS: Final[Mapping[str, Mapping[str, OptionValue]]] = MappingProxyType(
-    {
-        "scopa": {**_PRIMIERA_DEFAULTS, "target": 11, "redeal": "three_kings"},
-        "escoba": {
-            **_PRIMIERA_DEFAULTS,
-            "target": 21,
-            "opening_sweeps": "sum",
-            "capture": "fifteen",
-        },
-        "chkobba": {
-            "target": 21,
-            "redeal": "three_of_a_rank",
-            "bermila": "sevens_then_sixes",
-            "chkobba_face_values": "tunisian",
-            "cut_card": True,
-        },
-    }
-)
-
 _SWEEP_WORD: Final = {"scopa": "scopa", "escoba": "escoba", "chkobba": "chkobba"}
 _SWEEP_PLURAL: Final = {"scopa": "scope", "escoba": "escobas", "chkobba": "chkobbas"}
 
@@ -517,16 +463,8 @@ _CATEGORY_WORDS: Final = {
 
 
 def _full_options(rules: Rules) -> dict[str, Any]:
-    """Every option of `rules`: the core's, and the contract's defaults for the others."""
-    game = rules.game
-    o: dict[str, Any] = {**_COMMON_DEFAULTS, **_GAME_DEFAULTS.get(game, {})}
-    reported = dict(rules.options)
-    legacy = reported.pop("initial_30_requires_partition", None)
-    if legacy is not None and "opening_sweeps" not in reported:
-        reported["opening_sweeps"] = "partition" if legacy else "sum"
-    o.update(reported)
-    o["players"] = rules.players
-    return o
+    """Every option of `rules` (the core reports them all) and the player count."""
+    return {**rules.options, "players": rules.players}
 
 
 def _sentence(name: str, value: object, words: Mapping[str, str]) -> str:

@@ -167,8 +167,8 @@ OPTIONS: dict[str, _Option] = {
     "ace_takes_ace_only": _Option("bool", default=True),
     "ace_sweep": _Option("bool", default=False),
     "declarations": _Option("bool", default=False),
-    "declaration_low": _Option("int", default=3),
-    "declaration_triple": _Option("int", default=10),
+    "declaration_low": _Option("int", default=3, high=40),
+    "declaration_triple": _Option("int", default=10, high=40),
     "declaration_wild": _Option("bool", default=True),
     "last_play_sweep": _Option("choice", ("void", "counts"), "void"),
     "primiera_mode": _Option(
