@@ -246,6 +246,26 @@ impl Rules {
         }
     }
 
+    /// S7 / K9: the equal-value cards `equal_value` of the table one at a time if there is any
+    /// (K9a: sums are then forbidden), otherwise every set of two or more cards summing to `v`.
+    #[inline]
+    fn for_each_match(
+        table: &TableIndex,
+        equal_value: CardSet,
+        v: u8,
+        emit: &mut impl FnMut(CardSet),
+    ) {
+        let equal = table.table() & equal_value;
+        if equal.is_empty() {
+            // K9(b): no single card has value v here, so every set has two or more cards.
+            table.for_each_sum(v, emit);
+        } else {
+            for c in equal {
+                emit(CardSet::single(c));
+            }
+        }
+    }
+
     /// Step 2: the captures of the `capture` mode alone: every capture when
     /// [`Rules::special_captures`] is off (the fast path of `State::legal_moves`).
     #[inline]
@@ -258,29 +278,14 @@ impl Rules {
         let v = self.value(card);
         match self.capture_mode() {
             CaptureMode::EqualThenSum => {
-                // S7 / K9(a): an equal-value card must be taken, alone, and sums are forbidden.
-                let equal = table.table() & self.cards_of_value(v);
-                if equal.is_empty() {
-                    // K9(b): a set of two or more cards; no single card has value v here.
-                    table.for_each_sum(v, emit);
-                } else {
-                    for c in equal {
-                        emit(CardSet::single(c));
-                    }
-                }
+                Self::for_each_match(table, self.cards_of_value(v), v, emit);
             }
             // E7: played card plus table cards totalling 15; values are at most 10, so the set
             // is never empty.
             CaptureMode::Fifteen => table.for_each_sum(15 - v, emit),
+            // Both lists; no set is in both (a sum of v and of 15 - v cannot be one set).
             CaptureMode::MatchOrFifteen => {
-                let equal = table.table() & self.cards_of_value(v);
-                if equal.is_empty() {
-                    table.for_each_sum(v, emit);
-                } else {
-                    for c in equal {
-                        emit(CardSet::single(c));
-                    }
-                }
+                Self::for_each_match(table, self.cards_of_value(v), v, emit);
                 table.for_each_sum(15 - v, emit);
             }
         }

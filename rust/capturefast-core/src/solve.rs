@@ -471,18 +471,14 @@ impl Solver {
         if let Some(key) = key
             && let Some(e) = self.probe(key)
         {
-            let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
-            if lo >= beta {
-                return lo;
+            if let Some(v) = use_bounds(
+                i32::from(e.lower),
+                i32::from(e.upper),
+                &mut alpha,
+                &mut beta,
+            ) {
+                return v;
             }
-            if hi <= alpha {
-                return hi;
-            }
-            if lo == hi {
-                return lo;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
             tt_best = e.best;
         }
         if self.buffers.len() <= ply {
@@ -608,18 +604,10 @@ impl Solver {
         self.nodes += 1;
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let key = state_key(state);
-        if let Some(&(lo, hi)) = self.plain_table.get(&key) {
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            if lo == hi {
-                return lo;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
+        if let Some(&(lo, hi)) = self.plain_table.get(&key)
+            && let Some(v) = use_bounds(lo, hi, &mut alpha, &mut beta)
+        {
+            return v;
         }
         if self.plain_buffers.len() <= ply {
             self.plain_buffers.resize_with(ply + 1, Vec::new);
@@ -1370,6 +1358,20 @@ impl Bot for PimcBot {
         }
         best
     }
+}
+
+/// A stored bound pair `lo..=hi` of a position against the window `alpha..beta`: the value when
+/// the bounds settle it, else `None` with the window narrowed to them.
+fn use_bounds(lo: i32, hi: i32, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+    if lo >= *beta || lo == hi {
+        return Some(lo);
+    }
+    if hi <= *alpha {
+        return Some(hi);
+    }
+    *alpha = (*alpha).max(lo);
+    *beta = (*beta).min(hi);
+    None
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Random-simulation invariants (`open_spiel`'s `RandomSimTest` list and spec §6) over many
 //! seeded games of every game and player count.
 
-use capturefast_core::{CardSet, Game, Move, MoveKind, OptionValue, Options, Rng, Rules, State};
+use capturefast_core::{CardSet, Game, Move, MoveKind, OptionValue, Rng, Rules, State};
+
+mod common;
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 
@@ -246,20 +248,7 @@ fn scopa_never_opens_with_three_kings() {
 
 // ----- variant presets and option combinations (docs/variants.md) -----
 
-fn variant(game: Game, players: u8, opts: &[(&str, OptionValue)]) -> Rules {
-    let mut o = Options::new(game, players);
-    for (name, value) in opts {
-        o.set(name, value).unwrap();
-    }
-    Rules::new(o).unwrap()
-}
-
-fn word(s: &str) -> OptionValue {
-    OptionValue::Str(s.to_string())
-}
-
-const ON: OptionValue = OptionValue::Bool(true);
-const OFF: OptionValue = OptionValue::Bool(false);
+use common::{OFF, ON, rules as variant, word};
 
 #[test]
 fn preset_scopone() {

@@ -2,32 +2,10 @@
 //! seeded deals. Expected results are worked out by hand from docs/variants.md and
 //! docs/conventions.md; each test fails if its option were ignored.
 
-use capturefast_core::{
-    Card, CardSet, Game, Move, MoveKind, OptionValue, Options, Phase, Position, Rng, Rules, State,
-};
+use capturefast_core::{Card, CardSet, Game, Move, MoveKind, Phase, Position, Rng, Rules, State};
 
-fn rules(game: Game, players: u8, opts: &[(&str, OptionValue)]) -> Rules {
-    let mut o = Options::new(game, players);
-    for (name, value) in opts {
-        o.set(name, value).unwrap();
-    }
-    Rules::new(o).unwrap()
-}
-
-fn word(s: &str) -> OptionValue {
-    OptionValue::Str(s.to_string())
-}
-
-const ON: OptionValue = OptionValue::Bool(true);
-const OFF: OptionValue = OptionValue::Bool(false);
-
-fn c(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-fn set(cards: &[&str]) -> CardSet {
-    cards.iter().map(|s| c(s)).collect()
-}
+mod common;
+use common::{OFF, ON, c, rules, set, word};
 
 /// A position with an empty stock: the given hands and table, every other card in side
 /// `pile_side`'s pile, which captured last.
