@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from capturefast.errors import InvalidCardError, ReportError
 
@@ -212,8 +212,34 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- hand report
 
 
+class _JsonReport:
+    """`to_json` / `from_json` of a report with `to_dict` / `from_dict`."""
+
+    _what: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        raise NotImplementedError
+
+    def to_json(self, **kwargs: Any) -> str:
+        """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """The report of `to_json()`'s output, checked as in `from_dict`."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ReportError(f"cannot read the {cls._what} as JSON: {e}") from None
+        return cls.from_dict(d)
+
+
 @dataclass(frozen=True)
-class HandReport:
+class HandReport(_JsonReport):
     """The score of one hand.
 
     Attributes:
@@ -230,6 +256,8 @@ class HandReport:
         bonuses: bonus name (`re_bello`, `napola`, `grande`, `all_coins`, `all_sevens`,
             `declarations`) -> points per side; only the bonuses the rules score.
     """
+
+    _what: ClassVar[str] = "hand report"
 
     game: str
     points: list[int]
@@ -259,7 +287,7 @@ class HandReport:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> HandReport:
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """The report of `to_dict()`'s output, checked.
 
         Raises:
@@ -269,19 +297,6 @@ class HandReport:
             InvalidCardError: a card that does not exist, or a card given twice.
         """
         return cls(**_validate_hand(d))
-
-    def to_json(self, **kwargs: Any) -> str:
-        """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""
-        return json.dumps(self.to_dict(), **kwargs)
-
-    @classmethod
-    def from_json(cls, text: str) -> HandReport:
-        """The report of `to_json()`'s output, checked as in `from_dict`."""
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ReportError(f"cannot read the hand report as JSON: {e}") from None
-        return cls.from_dict(d)
 
     # ------------------------------------------------------------------ evidence
 
@@ -487,7 +502,7 @@ def _rules_of(rules: Rules | Mapping[str, Any]) -> Rules:
     raise TypeError(f"expected Rules or a dict of rules, got: {type(rules).__name__}")
 
 
-class MatchReport:
+class MatchReport(_JsonReport):
     """A match hand by hand: the running score, who won and why.
 
     Attributes:
@@ -497,6 +512,8 @@ class MatchReport:
         winner: the side that won (0 or 1), or None while the match goes on.
         why: why the match ended (or why it goes on), in words.
     """
+
+    _what: ClassVar[str] = "match report"
 
     rules: Rules
     hands: list[HandReport]
@@ -607,7 +624,7 @@ class MatchReport:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> MatchReport:
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """The report of `to_dict()`'s output; the scores, winner and why are checked.
 
         Raises:
@@ -631,19 +648,6 @@ class MatchReport:
             if k in d and d[k] != m.to_dict()[k]:
                 raise ReportError(f"`{k}` disagrees with the hands, which give: {m.to_dict()[k]!r}")
         return m
-
-    def to_json(self, **kwargs: Any) -> str:
-        """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""
-        return json.dumps(self.to_dict(), **kwargs)
-
-    @classmethod
-    def from_json(cls, text: str) -> MatchReport:
-        """The report of `to_json()`'s output, checked as in `from_dict`."""
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ReportError(f"cannot read the match report as JSON: {e}") from None
-        return cls.from_dict(d)
 
     def rows(self) -> list[dict[str, int]]:
         """One row per hand, for `pandas.DataFrame`: `hand` (from 1), `points_a`, `points_b`,
