@@ -656,3 +656,33 @@ def test_tournament_interrupted() -> None:
     assert len(t.results) < 3
     assert t.ranking() == []
     assert "not every pair" in str(t)
+
+
+VARIANT_RULES = [
+    *(cf.variants.rules(name) for name in cf.variants.preset_names()),
+    Rules.escoba(compulsory_capture=False, renuncio=True),
+    Rules.scopa(players=4, compulsory_capture=False, renuncio=True, direction="clockwise"),
+    Rules.chkobba(fewest_cards=True, ace_takes_all=True),
+]
+
+
+@pytest.mark.parametrize("rules", VARIANT_RULES, ids=repr)
+def test_every_builtin_bot_plays_every_variant(rules: Rules) -> None:
+    """Claims, optional trails, aces taking all, 9-10 card hands: every bot plays whole matches
+    (a bot that chose an illegal move, or mis-evaluated one, would stop the run with an error)."""
+    for bot in cf.bot_names():
+        if bot == "pimc":
+            continue  # the solver-backed bot is checked in test_solve.py
+        res = cf.simulate(rules, matches=4, bots=(bot, "random"), seed=3)
+        assert res.match_winner is not None and res.match_scores is not None
+        assert set(np.unique(res.match_winner)) <= {0, 1}
+        assert (res.match_scores.max(axis=1) >= rules.target).all() or rules.options.get(
+            "all_coins_wins"
+        )
+
+
+def test_pimc_refuses_optional_capture() -> None:
+    """Its exact world searches explode when every card may trail: a clear error, not a hang."""
+    rules = Rules.escoba(compulsory_capture=False, renuncio=True)
+    with pytest.raises(cf.VariantError, match="compulsory_capture"):
+        cf.simulate(rules, 1, bots=("pimc", "random"))

@@ -577,10 +577,12 @@ impl<'a> Expert<'a> {
             (self.table | CardSet::single(card), self.last_side)
         } else {
             piles[self.me] |= caps | CardSet::single(card);
-            if caps == self.table && self.my_sweep {
+            // A renuncio claim takes a card from the table and is never a sweep.
+            let claim = mv.kind() == MoveKind::Claim;
+            if !claim && caps == self.table && self.my_sweep {
                 v += 1.0;
             }
-            (self.table - caps, Some(self.me))
+            (self.table - caps - CardSet::single(card), Some(self.me))
         };
         if self.left == 1 {
             // G7: the leftovers go to the last capturer; the hand is then scored exactly.
@@ -724,7 +726,8 @@ fn even_split_equity(ours: u32, theirs: u32, total: u32) -> f32 {
 /// Equity of a majority of `total` cards, the cards out split evenly at random, scoring
 /// `on_tie` when the counts end equal.
 fn split_equity(ours: u32, theirs: u32, total: u32, on_tie: f32) -> f32 {
-    let out = total - ours - theirs;
+    debug_assert!(ours + theirs <= total, "a card counted in both piles");
+    let out = total.saturating_sub(ours + theirs);
     let mut equity = 0.0;
     for k in 0..=out {
         let chance = f32::from(BINOMIAL[out as usize][k as usize]) / (1u32 << out) as f32;

@@ -193,6 +193,12 @@ pub struct Solver {
     plain_table: std::collections::HashMap<u64, (i32, i32)>,
     /// The plain search's move lists, one per depth.
     plain_buffers: Vec<Vec<(i32, Move)>>,
+    /// Nodes a plain search may visit ([`PLAIN_NODE_LIMIT`] unless set).
+    plain_limit: u64,
+    /// Node count past which the current plain search gives up.
+    plain_stop: u64,
+    /// Whether the current plain search gave up (its values are then meaningless).
+    plain_aborted: bool,
 }
 
 impl std::fmt::Debug for Solver {
@@ -221,6 +227,9 @@ impl Solver {
             fast: true,
             plain_table: std::collections::HashMap::new(),
             plain_buffers: Vec::new(),
+            plain_limit: PLAIN_NODE_LIMIT,
+            plain_stop: u64::MAX,
+            plain_aborted: false,
         }
     }
 
@@ -281,7 +290,9 @@ impl Solver {
     pub fn solve(&mut self, rules: &Rules, state: &State) -> Result<Solution, Error> {
         self.prepare(rules, state)?;
         if !self.fast {
-            return Ok(self.plain_solve(rules, state));
+            self.start_plain();
+            let solution = self.plain_solve(rules, state);
+            return self.end_plain().map(|()| solution);
         }
         let start = self.nodes;
         let me = Rules::side(state.to_move().expect("the hand is not over"));
@@ -312,7 +323,9 @@ impl Solver {
     pub fn value(&mut self, rules: &Rules, state: &State) -> Result<i32, Error> {
         self.prepare(rules, state)?;
         if !self.fast {
-            return Ok(self.plain(rules, state, -PLAIN_INF, PLAIN_INF, 0));
+            self.start_plain();
+            let value = self.plain(rules, state, -PLAIN_INF, PLAIN_INF, 0);
+            return self.end_plain().map(|()| value);
         }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let past = sweep_diff(state.sweeps(), me);
@@ -555,7 +568,36 @@ const PLAIN_INF: i32 = 1 << 24;
 /// Entries of the plain search's table past which it is emptied between solves.
 const PLAIN_TT_MAX: usize = 1 << 22;
 
+/// Nodes one plain search may visit before it gives up with an error (some seconds): without
+/// the shortcuts, an early position of a variant with optional capture is beyond exact search,
+/// and a solve must end rather than run for hours.
+pub const PLAIN_NODE_LIMIT: u64 = 30_000_000;
+
 impl Solver {
+    /// Sets how many nodes one search without the shortcuts may visit before it gives up with
+    /// an error (default [`PLAIN_NODE_LIMIT`]).
+    pub fn set_plain_node_limit(&mut self, nodes: u64) {
+        self.plain_limit = nodes;
+    }
+
+    fn start_plain(&mut self) {
+        self.plain_stop = self.nodes.saturating_add(self.plain_limit);
+        self.plain_aborted = false;
+    }
+
+    fn end_plain(&mut self) -> Result<(), Error> {
+        self.plain_stop = u64::MAX;
+        if self.plain_aborted {
+            self.plain_aborted = false;
+            return Err(Error::Variant(format!(
+                "this position is too large for the exact solver under these rules (more than \
+                 {} nodes without the shortcuts of the default rules): solve a later position",
+                self.plain_limit
+            )));
+        }
+        Ok(())
+    }
+
     /// [`Solver::solve`] by the plain search: every move's exact value.
     fn plain_solve(&mut self, rules: &Rules, state: &State) -> Solution {
         let start = self.nodes;
@@ -602,6 +644,10 @@ impl Solver {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.plain_stop || self.plain_aborted {
+            self.plain_aborted = true;
+            return 0;
+        }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let key = state_key(state);
         if let Some(&(lo, hi)) = self.plain_table.get(&key)
@@ -641,6 +687,9 @@ impl Solver {
             }
         }
         self.plain_buffers[ply] = moves;
+        if self.plain_aborted {
+            return 0; // Values below are meaningless: store nothing.
+        }
         let bounds = if best >= beta {
             (best, PLAIN_INF)
         } else if best <= alpha0 {

@@ -1,7 +1,9 @@
 //! Bots: they only play legal moves, never read hidden cards, repeat themselves under a seed,
 //! and are ordered in strength expert > greedy > random on duplicate deals.
 
-use capturefast_core::{Bot, BotKind, Game, Move, Position, Rng, Rules, State};
+use capturefast_core::{Bot, BotKind, Game, Move, OptionValue, Position, Rng, Rules, State};
+
+mod common;
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 
@@ -274,5 +276,73 @@ fn four_player_bots_play_whole_matches() {
             diff += i64::from(scores[0]) - i64::from(scores[1]);
         }
         assert!(diff > 0, "{game:?}: {diff}");
+    }
+}
+
+/// Every built-in bot plays whole matches under the variants that change the move list
+/// (docs/variants.md): claims, optional trails, aces taking all, fewest cards, Scopone deals.
+/// Each move is legal: `match_moves` plays them with `apply_unchecked`, so check with `is_legal`.
+#[test]
+fn bots_play_every_move_variant() {
+    use common::{OFF, ON, rules, word};
+    let variants = [
+        rules(
+            Game::Escoba,
+            2,
+            &[("compulsory_capture", OFF), ("renuncio", ON)],
+        ),
+        rules(
+            Game::Scopa,
+            4,
+            &[("compulsory_capture", OFF), ("renuncio", ON)],
+        ),
+        rules(Game::Scopa, 2, &[("compulsory_capture", OFF)]),
+        rules(
+            Game::Chkobba,
+            2,
+            &[("fewest_cards", ON), ("ace_takes_all", ON)],
+        ),
+        rules(
+            Game::Scopa,
+            2,
+            &[
+                ("capture", word("match_or_fifteen")),
+                ("ace_takes_all", ON),
+                ("ace_sweep", ON),
+                ("declarations", ON),
+                ("target", OptionValue::Int(51)),
+            ],
+        ),
+        rules(Game::Scopa, 4, &[("deal", word("scopone"))]),
+        rules(
+            Game::Scopa,
+            4,
+            &[
+                ("deal", word("scientifico")),
+                ("direction", word("clockwise")),
+            ],
+        ),
+    ];
+    let mut moves = Vec::new();
+    for r in &variants {
+        for kind in BotKind::ALL {
+            for seed in 0..3 {
+                let n = r.num_players();
+                let mut bots: Vec<Box<dyn Bot>> = (0..n)
+                    .map(|s| kind.build(seed * 10 + u64::from(s)))
+                    .collect();
+                let mut state = State::new(r, seed);
+                while !state.match_over() {
+                    if state.hand_over() {
+                        state.next_hand(r).unwrap();
+                        continue;
+                    }
+                    state.legal_moves(r, &mut moves);
+                    let seat = state.to_move().unwrap();
+                    let mv = bots[usize::from(seat)].choose(r, &state.view(seat), &moves);
+                    state.play(r, mv).unwrap();
+                }
+            }
+        }
     }
 }

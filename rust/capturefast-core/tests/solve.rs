@@ -693,3 +693,33 @@ fn pimc_beats_greedy_on_duplicate_deals() {
     );
     assert!(mean - ci > 0.0, "pimc vs greedy {mean:.3} ± {ci:.3}");
 }
+
+/// Without the shortcuts, a search that passes the node limit gives up with an error instead of
+/// running for hours (here a small limit and a whole Escoba hand with optional capture, about
+/// ten million nodes), and the solver stays usable for later (small) positions.
+#[test]
+fn plain_search_gives_up_on_huge_positions() {
+    let mut o = Options::new(Game::Escoba, 2);
+    o.set("compulsory_capture", &OptionValue::Bool(false))
+        .unwrap();
+    o.set("renuncio", &OptionValue::Bool(true)).unwrap();
+    let rules = Rules::new(o).unwrap();
+    let mut solver = Solver::new(1 << 16);
+    solver.set_plain_node_limit(100_000);
+    let state = State::new(&rules, 5);
+    let err = solver.solve(&rules, &state).unwrap_err();
+    assert!(err.to_string().contains("too large"), "{err}");
+    assert!(solver.nodes() > 100_000);
+    // Play to the last round, capturing when possible (the last move in packed order), so the
+    // table stays small: that position solves.
+    let mut s = state;
+    let mut moves = Vec::new();
+    while !s.stock().is_empty() || s.cards_left() > 4 {
+        s.legal_moves(&rules, &mut moves);
+        s.apply_unchecked(&rules, *moves.last().unwrap());
+    }
+    if !s.hand_over() {
+        let r = solver.solve(&rules, &s);
+        assert!(r.is_ok(), "{r:?}");
+    }
+}
