@@ -44,13 +44,19 @@ pub enum BotKind {
     /// Perfect-information Monte Carlo: sampled worlds, each solved exactly
     /// ([`PimcBot`](crate::solve::PimcBot), [`PIMC_WORLDS`] worlds a decision).
     Pimc,
+    /// Single-observer information set Monte Carlo tree search
+    /// ([`IsmctsBot`](crate::ismcts::IsmctsBot), [`ISMCTS_ITERATIONS`] iterations a decision).
+    Ismcts,
 }
 
 /// Worlds per decision of the built-in `pimc` bot.
 pub const PIMC_WORLDS: u32 = 20;
 
+/// Iterations per decision of the built-in `ismcts` bot.
+pub const ISMCTS_ITERATIONS: u32 = crate::ismcts::DEFAULT_ITERATIONS;
+
 impl BotKind {
-    /// The built-in bots that decide in microseconds: every one but `pimc`. Tests and
+    /// The built-in bots that decide in microseconds: every one but `pimc` and `ismcts`. Tests and
     /// benchmarks that run each bot over thousands of positions iterate over these.
     pub const ALL: [BotKind; 4] = [
         BotKind::Random,
@@ -59,17 +65,18 @@ impl BotKind {
         BotKind::Expert,
     ];
 
-    /// Every built-in bot: [`BotKind::ALL`] and `pimc`, whose decisions take milliseconds (an
-    /// exact solve per sampled world).
-    pub const EVERY: [BotKind; 5] = [
+    /// Every built-in bot: [`BotKind::ALL`], `pimc` and `ismcts`, whose decisions take
+    /// milliseconds (an exact solve per sampled world; a thousand tree-search iterations).
+    pub const EVERY: [BotKind; 6] = [
         BotKind::Random,
         BotKind::RandomCard,
         BotKind::Greedy,
         BotKind::Expert,
         BotKind::Pimc,
+        BotKind::Ismcts,
     ];
 
-    /// The bot's name: `random`, `random_card`, `greedy`, `expert`, `pimc`.
+    /// The bot's name: `random`, `random_card`, `greedy`, `expert`, `pimc`, `ismcts`.
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
@@ -77,6 +84,7 @@ impl BotKind {
             BotKind::Greedy => "greedy",
             BotKind::Expert => "expert",
             BotKind::Pimc => "pimc",
+            BotKind::Ismcts => "ismcts",
         }
     }
 
@@ -102,6 +110,7 @@ impl BotKind {
             BotKind::Greedy => Box::new(GreedyBot::new(seed)),
             BotKind::Expert => Box::new(ExpertBot::new(seed)),
             BotKind::Pimc => Box::new(crate::solve::PimcBot::new(PIMC_WORLDS, seed)),
+            BotKind::Ismcts => Box::new(crate::ismcts::IsmctsBot::new(ISMCTS_ITERATIONS, seed)),
         }
     }
 }

@@ -1,23 +1,12 @@
 //! Bots: they only play legal moves, never read hidden cards, repeat themselves under a seed,
 //! and are ordered in strength expert > greedy > random on duplicate deals.
 
-use capturefast_core::{Bot, BotKind, Game, Move, OptionValue, Position, Rng, Rules, State};
+use capturefast_core::{Bot, BotKind, Game, Move, Rng, Rules, State};
 
 mod common;
+use common::{position, shuffle_hidden};
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
-
-/// Plays the current hand of `state` to its end, seat `s` played by `bots[s]`.
-fn play_hand(rules: &Rules, state: &mut State, bots: &mut [Box<dyn Bot>], moves: &mut Vec<Move>) {
-    while !state.hand_over() {
-        state.legal_moves(rules, moves);
-        let seat = state.to_move().expect("a seat to move");
-        let view = state.view(seat);
-        let mv = bots[usize::from(seat)].choose(rules, &view, moves);
-        assert!(moves.contains(&mv), "{seat}: illegal {mv}");
-        state.apply_unchecked(rules, mv);
-    }
-}
 
 #[test]
 fn every_bot_returns_a_legal_move() {
@@ -60,61 +49,6 @@ fn every_bot_returns_a_legal_move() {
         }
     }
     assert!(positions > 10_000, "{positions}");
-}
-
-/// Builds the position of `state` (in its play phase) card by card.
-fn position(state: &State) -> Position {
-    Position {
-        hands: (0..state.num_players()).map(|s| state.hand(s)).collect(),
-        table: state.table(),
-        stock: state.stock().to_vec(),
-        to_move: state.to_move().unwrap(),
-        dealer: state.dealer(),
-        last_capturer: state.last_capturer(),
-        piles: state.piles(),
-        sweeps: state.sweeps(),
-        scores: state.scores(),
-        seed: 0,
-    }
-}
-
-/// Moves one card the seat to move cannot see to another hidden place: between another hand
-/// and the stock, or between two other hands. `None` when nothing is hidden from it but one
-/// hand (a 2-player last round).
-fn shuffle_hidden(p: &Position, rng: &mut Rng) -> Option<Position> {
-    let me = usize::from(p.to_move);
-    let others: Vec<usize> = (0..p.hands.len())
-        .filter(|&s| s != me && !p.hands[s].is_empty())
-        .collect();
-    let mut q = p.clone();
-    if others.is_empty() {
-        // Only the stock is hidden: its order is.
-        let n = p.stock.len();
-        if n < 2 {
-            return None;
-        }
-        let i = rng.below(n as u64 - 1) as usize;
-        q.stock.swap(i, n - 1);
-        return Some(q);
-    }
-    let a = others[rng.below(others.len() as u64) as usize];
-    let ca: Vec<_> = p.hands[a].iter().collect();
-    let card_a = ca[rng.below(ca.len() as u64) as usize];
-    if !p.stock.is_empty() {
-        let i = rng.below(p.stock.len() as u64) as usize;
-        q.hands[a].remove(card_a);
-        q.hands[a].insert(p.stock[i]);
-        q.stock[i] = card_a;
-        return Some(q);
-    }
-    let b = *others.iter().find(|&&b| b != a)?;
-    let cb: Vec<_> = p.hands[b].iter().collect();
-    let card_b = cb[rng.below(cb.len() as u64) as usize];
-    q.hands[a].remove(card_a);
-    q.hands[a].insert(card_b);
-    q.hands[b].remove(card_b);
-    q.hands[b].insert(card_a);
-    Some(q)
 }
 
 #[test]
@@ -210,34 +144,9 @@ fn same_seed_same_choices() {
     }
 }
 
-/// Mean and 95% half-width of `a`'s points minus `b`'s per hand, over `deals` duplicate deals:
-/// each deal is played twice with the seats swapped and the same bot seeds, which cancels most
-/// of the luck of the cards.
+/// [`common::duplicate`] between two built-in bots.
 fn duplicate(rules: &Rules, a: BotKind, b: BotKind, deals: u64, seed: u64) -> (f64, f64) {
-    let mut moves = Vec::new();
-    let (mut sum, mut sum2) = (0.0, 0.0);
-    for d in 0..deals {
-        let s = Rng::derive(seed, d);
-        let (sa, sb) = (Rng::derive(s, 1), Rng::derive(s, 2));
-        let mut diff = 0.0;
-        for a_seat in 0..2usize {
-            let mut bots: Vec<Box<dyn Bot>> = vec![a.build(sa), b.build(sb)];
-            if a_seat == 1 {
-                bots.swap(0, 1);
-            }
-            let mut state = State::new(rules, s);
-            play_hand(rules, &mut state, &mut bots, &mut moves);
-            let p = state.hand_score(rules).unwrap().points;
-            diff += f64::from(p[a_seat]) - f64::from(p[1 - a_seat]);
-        }
-        let x = diff / 2.0;
-        sum += x;
-        sum2 += x * x;
-    }
-    let n = deals as f64;
-    let mean = sum / n;
-    let var = (sum2 / n - mean * mean) * n / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    common::duplicate(rules, &|s| a.build(s), &|s| b.build(s), deals, seed)
 }
 
 #[test]
@@ -281,48 +190,9 @@ fn four_player_bots_play_whole_matches() {
 
 /// Every built-in bot plays whole matches under the variants that change the move list
 /// (docs/variants.md): claims, optional trails, aces taking all, fewest cards, Scopone deals.
-/// Each move is legal: `match_moves` plays them with `apply_unchecked`, so check with `is_legal`.
 #[test]
 fn bots_play_every_move_variant() {
-    use common::{OFF, ON, rules, word};
-    let variants = [
-        rules(
-            Game::Escoba,
-            2,
-            &[("compulsory_capture", OFF), ("renuncio", ON)],
-        ),
-        rules(
-            Game::Scopa,
-            4,
-            &[("compulsory_capture", OFF), ("renuncio", ON)],
-        ),
-        rules(Game::Scopa, 2, &[("compulsory_capture", OFF)]),
-        rules(
-            Game::Chkobba,
-            2,
-            &[("fewest_cards", ON), ("ace_takes_all", ON)],
-        ),
-        rules(
-            Game::Scopa,
-            2,
-            &[
-                ("capture", word("match_or_fifteen")),
-                ("ace_takes_all", ON),
-                ("ace_sweep", ON),
-                ("declarations", ON),
-                ("target", OptionValue::Int(51)),
-            ],
-        ),
-        rules(Game::Scopa, 4, &[("deal", word("scopone"))]),
-        rules(
-            Game::Scopa,
-            4,
-            &[
-                ("deal", word("scientifico")),
-                ("direction", word("clockwise")),
-            ],
-        ),
-    ];
+    let variants = common::move_variants();
     let mut moves = Vec::new();
     for r in &variants {
         for kind in BotKind::ALL {
