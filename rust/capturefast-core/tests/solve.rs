@@ -8,6 +8,9 @@ use capturefast_core::{
     View, analyze, determinize, is_open, solver_shortcuts_exact,
 };
 
+mod common;
+use common::duplicate;
+
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 
 /// Scales a count for debug builds.
@@ -635,40 +638,6 @@ fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
     play_hand(&rules, &mut state, &mut bots);
 }
 
-/// Mean and 95% half-width of `a`'s points minus `b`'s per hand over `deals` duplicate deals
-/// (each deal played twice, seats swapped, the same bot seeds).
-fn duplicate(
-    rules: &Rules,
-    a: &dyn Fn(u64) -> Box<dyn Bot>,
-    b: &dyn Fn(u64) -> Box<dyn Bot>,
-    deals: u64,
-    seed: u64,
-) -> (f64, f64) {
-    let (mut sum, mut sum2) = (0.0, 0.0);
-    for d in 0..deals {
-        let s = Rng::derive(seed, d);
-        let (sa, sb) = (Rng::derive(s, 1), Rng::derive(s, 2));
-        let mut diff = 0.0;
-        for a_seat in 0..2usize {
-            let mut bots = vec![a(sa), b(sb)];
-            if a_seat == 1 {
-                bots.swap(0, 1);
-            }
-            let mut state = State::new(rules, s);
-            play_hand(rules, &mut state, &mut bots);
-            let p = state.hand_score(rules).unwrap().points;
-            diff += f64::from(p[a_seat]) - f64::from(p[1 - a_seat]);
-        }
-        let x = diff / 2.0;
-        sum += x;
-        sum2 += x * x;
-    }
-    let n = deals as f64;
-    let mean = sum / n;
-    let var = (sum2 / n - mean * mean) * n / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
-}
-
 #[test]
 fn pimc_beats_greedy_on_duplicate_deals() {
     if cfg!(debug_assertions) {
@@ -692,6 +661,34 @@ fn pimc_beats_greedy_on_duplicate_deals() {
         t0.elapsed().as_secs_f64()
     );
     assert!(mean - ci > 0.0, "pimc vs greedy {mean:.3} ± {ci:.3}");
+}
+
+/// How PIMC's margin over `expert` and its time per move change with the number of worlds
+/// (issue 5 asks for this curve): 2-player Scopa, `PIMC_CURVE_DEALS` duplicate deals (default 200).
+#[test]
+#[ignore = "several minutes: cargo test --release --test solve pimc_worlds_curve -- --ignored --nocapture"]
+fn pimc_worlds_curve() {
+    let deals = std::env::var("PIMC_CURVE_DEALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let rules = Rules::profile(Game::Scopa, 2).unwrap();
+    for worlds in [5u32, 20, 80] {
+        let t0 = std::time::Instant::now();
+        let (mean, ci) = duplicate(
+            &rules,
+            &|s| Box::new(PimcBot::new(worlds, s)),
+            &|s| BotKind::Expert.build(s),
+            deals,
+            11,
+        );
+        // Each deal is played twice; the PIMC seat makes 18 decisions a hand.
+        let per_move = t0.elapsed().as_secs_f64() * 1e3 / (deals as f64 * 2.0 * 18.0);
+        eprintln!(
+            "scopa pimc({worlds}) vs expert: {mean:+.3} ± {ci:.3} points per hand ({deals} deals, \
+             {per_move:.2} ms per pimc move)"
+        );
+    }
 }
 
 /// Without the shortcuts, a search that passes the node limit gives up with an error instead of
