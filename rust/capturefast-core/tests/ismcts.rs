@@ -76,20 +76,11 @@ fn plays_every_move_variant() {
 /// Every move of a whole hand between two ISMCTS bots (or four).
 fn hand_moves(rules: &Rules, iterations: u32, seed: u64) -> Vec<Move> {
     let n = rules.num_players();
-    let mut bots: Vec<IsmctsBot> = (0..n)
-        .map(|s| IsmctsBot::new(iterations, seed + u64::from(s)))
+    let mut bots: Vec<Box<IsmctsBot>> = (0..n)
+        .map(|s| Box::new(IsmctsBot::new(iterations, seed + u64::from(s))))
         .collect();
     let mut state = State::new(rules, seed);
-    let mut moves = Vec::new();
-    let mut log = Vec::new();
-    while !state.hand_over() {
-        state.legal_moves(rules, &mut moves);
-        let seat = state.to_move().unwrap();
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), &moves);
-        log.push(mv);
-        state.apply_unchecked(rules, mv);
-    }
-    log
+    common::play_logged(rules, &mut state, &mut bots)
 }
 
 #[test]

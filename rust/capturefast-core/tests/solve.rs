@@ -4,12 +4,12 @@
 //! quoted in the doc comments are those of `cargo test --release`.
 
 use capturefast_core::{
-    Bot, BotKind, Game, Move, OptionValue, Options, PimcBot, Position, Rng, Rules, Solver, State,
-    View, analyze, determinize, is_open, solver_shortcuts_exact,
+    Bot, BotKind, Game, Move, OptionValue, Options, PimcBot, Rng, Rules, Solver, State, View,
+    analyze, determinize, is_open, solver_shortcuts_exact,
 };
 
 mod common;
-use common::duplicate;
+use common::{duplicate, play_logged, position};
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 
@@ -394,22 +394,6 @@ fn views_to_test(count: usize, seed: u64) -> Vec<(Rules, State, View)> {
     out
 }
 
-/// The position of `state` card by card (play phase).
-fn position(state: &State) -> Position {
-    Position {
-        hands: (0..state.num_players()).map(|s| state.hand(s)).collect(),
-        table: state.table(),
-        stock: state.stock().to_vec(),
-        to_move: state.to_move().unwrap(),
-        dealer: state.dealer(),
-        last_capturer: state.last_capturer(),
-        piles: state.piles(),
-        sweeps: state.sweeps(),
-        scores: state.scores(),
-        seed: 0,
-    }
-}
-
 /// `state` with the cards hidden from `seat` dealt again at random among the hidden places.
 fn rehide(rules: &Rules, state: &State, seat: u8, rng: &mut Rng) -> State {
     let mut p = position(state);
@@ -583,22 +567,6 @@ fn analyze_a_hidden_view_averages_worlds() {
 
 // ----- the PIMC bot -----
 
-/// Plays the current hand of `state` to its end, seat `s` played by `bots[s]`, checking that
-/// every move is legal; returns the moves.
-fn play_hand(rules: &Rules, state: &mut State, bots: &mut [Box<dyn Bot>]) -> Vec<Move> {
-    let mut moves = Vec::new();
-    let mut log = Vec::new();
-    while !state.hand_over() {
-        state.legal_moves(rules, &mut moves);
-        let seat = state.to_move().unwrap();
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), &moves);
-        assert!(moves.contains(&mv), "seat {seat}: illegal {mv}");
-        log.push(mv);
-        state.apply_unchecked(rules, mv);
-    }
-    log
-}
-
 #[test]
 fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
     for game in GAMES {
@@ -624,8 +592,8 @@ fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
                     State::new(&rules, seed)
                 };
                 let mut b = a;
-                let first = play_hand(&rules, &mut a, &mut build());
-                let second = play_hand(&rules, &mut b, &mut build());
+                let first = play_logged(&rules, &mut a, &mut build());
+                let second = play_logged(&rules, &mut b, &mut build());
                 assert_eq!(first, second, "{game:?} {players}p seed {seed}");
             }
         }
@@ -635,7 +603,7 @@ fn pimc_plays_legal_moves_and_repeats_under_its_seed() {
     let rules = Rules::profile(Game::Chkobba, 2).unwrap();
     let mut state = position_with(&rules, 12, &mut Rng::new(1));
     let mut bots = vec![BotKind::Pimc.build(1), BotKind::Pimc.build(2)];
-    play_hand(&rules, &mut state, &mut bots);
+    play_logged(&rules, &mut state, &mut bots);
 }
 
 #[test]

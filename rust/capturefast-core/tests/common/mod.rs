@@ -193,3 +193,23 @@ pub fn move_variants() -> Vec<Rules> {
         ),
     ]
 }
+
+/// Plays the current hand of `state` to its end, seat `s` played by `bots[s]`, checking that
+/// every move is in the legal list; returns the moves.
+pub fn play_logged<B: Bot + ?Sized>(
+    rules: &Rules,
+    state: &mut State,
+    bots: &mut [Box<B>],
+) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut log = Vec::new();
+    while !state.hand_over() {
+        state.legal_moves(rules, &mut moves);
+        let seat = state.to_move().unwrap();
+        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), &moves);
+        assert!(moves.contains(&mv), "seat {seat}: illegal {mv}");
+        log.push(mv);
+        state.apply_unchecked(rules, mv);
+    }
+    log
+}
