@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
@@ -212,17 +213,19 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- hand report
 
 
-class _JsonReport:
-    """`to_json` / `from_json` of a report with `to_dict` / `from_dict`."""
+class _JsonReport(ABC):
+    """`to_json` / `from_json` of a report, built on its `to_dict` / `from_dict`."""
 
     _what: ClassVar[str]
 
+    @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """A plain, JSON-ready dict of the report."""
 
     @classmethod
+    @abstractmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
-        raise NotImplementedError
+        """The report of `to_dict()`'s output, validated."""
 
     def to_json(self, **kwargs: Any) -> str:
         """`to_dict()` as JSON text (keyword arguments go to `json.dumps`)."""

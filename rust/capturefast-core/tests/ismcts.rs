@@ -20,34 +20,21 @@ fn kind(k: BotKind) -> impl Fn(u64) -> Box<dyn Bot> {
     move |seed| k.build(seed)
 }
 
-/// Plays whole hands: every seat an ISMCTS bot with a small budget, every move checked by
-/// `State::play`.
+/// Plays whole hands: every seat an ISMCTS bot with a small budget, every move checked against
+/// the legal list.
 fn play_checked(r: &Rules, iterations: u32, seeds: std::ops::Range<u64>) -> u64 {
-    let mut moves = Vec::new();
     let mut decisions = 0;
     for seed in seeds {
         let n = r.num_players();
-        let mut bots: Vec<IsmctsBot> = (0..n)
-            .map(|s| IsmctsBot::new(iterations, seed * 10 + u64::from(s)))
+        let mut bots: Vec<Box<IsmctsBot>> = (0..n)
+            .map(|s| Box::new(IsmctsBot::new(iterations, seed * 10 + u64::from(s))))
             .collect();
         let mut state = State::new(r, seed);
-        while !state.hand_over() {
-            state.legal_moves(r, &mut moves);
-            let seat = state.to_move().unwrap();
-            let mv = bots[usize::from(seat)].choose(r, &state.view(seat), &moves);
-            state.play(r, mv).unwrap();
-            decisions += 1;
-        }
+        decisions += common::play_logged(r, &mut state, &mut bots).len() as u64;
         // Next hand once, so a dealer and scores other than the first deal's are seen.
         if !state.match_over() && seed % 3 == 0 {
             state.next_hand(r).unwrap();
-            while !state.hand_over() {
-                state.legal_moves(r, &mut moves);
-                let seat = state.to_move().unwrap();
-                let mv = bots[usize::from(seat)].choose(r, &state.view(seat), &moves);
-                state.play(r, mv).unwrap();
-                decisions += 1;
-            }
+            decisions += common::play_logged(r, &mut state, &mut bots).len() as u64;
         }
     }
     decisions
