@@ -3,7 +3,7 @@
 //! A capture is a set of specific table cards, so two equal cards give two options. Options come
 //! back sorted by mask, each exactly once.
 
-use crate::card::{Card, Rank};
+use crate::card::{Card, NUM_CARDS, Rank};
 use crate::cardset::CardSet;
 use crate::variant::{CaptureMode, OpeningSweeps, Rules};
 
@@ -16,84 +16,39 @@ pub struct Opening {
     pub dealer_sweeps: u8,
 }
 
-/// `SUBSETS[n][k]`: the submasks of the 4-bit mask `n` that hold `k` bits (at most 6 of them).
-const SUBSETS: [[([u8; 6], u8); 5]; 16] = {
-    let mut t = [[([0u8; 6], 0u8); 5]; 16];
-    let mut n = 0;
-    while n < 16 {
-        let mut sub = 1;
-        while sub < 16 {
-            if sub & n == sub {
-                let k = (sub as u8).count_ones() as usize;
-                let (mut list, len) = t[n][k];
-                list[len as usize] = sub as u8;
-                t[n][k] = (list, len + 1);
-            }
-            sub += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-/// A table grouped by capture value, built once and reused for every card played onto it.
+/// A table indexed for subset sums, built once and reused for every card played onto it.
 ///
-/// One group per rank present (a rank has one capture value), highest rank first: its value,
-/// its cards as a nibble and the nibble's bit offset. `reach[i]` has bit `s` set when some cards
-/// of groups `i..` total `s` (for `s` below 16, which covers every capture target), so the search
-/// enters only branches that lead to a capture: its work is proportional to what it emits.
-///
-/// The search chooses how many cards of each group to take (a count vector summing to the
-/// target) and only then expands the choice into card sets, so the work per count vector is done
-/// once, not once per choice of specific cards.
+/// `below[id]`, for each table card, has bit `s` set when some table cards of lower ids total
+/// `s` (for `s` below 16, which covers every capture target). The search decides the table's
+/// cards from the highest id down, so the cards left to decide are always those below the
+/// current one, and it enters only branches that lead to a capture: its work is proportional to
+/// what it emits. It decides each card "without" before "with", so sets come out in increasing
+/// mask order.
 #[derive(Clone, Copy, Debug)]
-pub struct TableIndex {
+pub struct TableIndex<'r> {
+    rules: &'r Rules,
     table: CardSet,
-    values: [u8; 10],
-    nibbles: [u8; 10],
-    shifts: [u8; 10],
-    reach: [u16; 11],
-    len: usize,
+    below: [u16; NUM_CARDS],
+    sums: u16,
 }
 
-impl TableIndex {
-    /// Groups `table` by the capture values of `rules`.
+impl<'r> TableIndex<'r> {
+    /// Indexes `table` by the capture values of `rules`: one pass over its cards, lowest first.
     #[inline]
-    pub fn new(rules: &Rules, table: CardSet) -> TableIndex {
+    pub fn new(rules: &'r Rules, table: CardSet) -> TableIndex<'r> {
         let mut ix = TableIndex {
+            rules,
             table,
-            values: [0; 10],
-            nibbles: [0; 10],
-            shifts: [0; 10],
-            reach: [0; 11],
-            len: 0,
+            below: [0; NUM_CARDS],
+            sums: 1,
         };
-        // Rank-major ids: the cards of rank r are the nibble at bit 4r. Visit the ranks
-        // present, highest first: in decreasing value but for Chkobba's Q=8 < J=9, which costs
-        // the search a little pruning, not correctness.
-        let t = table.0;
-        let mut present = (t | t >> 1 | t >> 2 | t >> 3) & 0x11_1111_1111;
-        while present != 0 {
-            let shift = present.ilog2();
-            present &= !(1 << shift);
-            ix.values[ix.len] = rules.rank_value((shift / 4) as u8);
-            ix.nibbles[ix.len] = ((t >> shift) & 0xF) as u8;
-            ix.shifts[ix.len] = shift as u8;
-            ix.len += 1;
+        // The reach lives in a register: kept in `ix` it went through memory on every card.
+        let mut sums = 1u16;
+        for card in table {
+            ix.below[card.index()] = sums;
+            sums |= sums << rules.value(card);
         }
-        ix.reach[ix.len] = 1;
-        let mut i = ix.len;
-        while i > 0 {
-            i -= 1;
-            // Sums with 0, 1, .. all cards of group i added to those of the groups after it.
-            let base = ix.reach[i + 1];
-            let (mut r, mut shifted) = (base, u32::from(base));
-            for _ in 0..ix.nibbles[i].count_ones() {
-                shifted = (shifted << ix.values[i]) & 0xFFFF;
-                r |= shifted as u16;
-            }
-            ix.reach[i] = r;
-        }
+        ix.sums = sums;
         ix
     }
 
@@ -102,68 +57,47 @@ impl TableIndex {
         self.table
     }
 
-    /// Calls `emit` with every subset of the table whose capture values sum to `target`.
-    ///
-    /// Each card set comes out once: a set is one count per group and one choice of that many
-    /// cards in each group.
-    pub fn for_each_sum(&self, target: u8, emit: &mut impl FnMut(CardSet)) {
-        // Leading groups of a value above the target cannot take part.
-        let start = self.values[..self.len]
-            .iter()
-            .take_while(|&&v| v > target)
-            .count();
-        if self.reaches(start, target) {
-            let mut picks = [(0u8, 0u8); 10];
-            self.search(start, target, &mut picks, 0, emit);
-        }
-    }
-
-    /// Whether some cards of groups `i..` total `sum`.
+    /// Calls `emit` with every subset of the table whose capture values sum to `target`, each
+    /// once, in increasing mask order.
     #[inline]
-    fn reaches(&self, i: usize, sum: u8) -> bool {
-        sum < 16 && self.reach[i] >> sum & 1 == 1
-    }
-
-    /// Chooses a count for each group from `i` on (some choice is known to reach `remaining`); `picks[..n]` holds the (group, count) so far.
-    fn search(
-        &self,
-        i: usize,
-        remaining: u8,
-        picks: &mut [(u8, u8); 10],
-        n: usize,
-        emit: &mut impl FnMut(CardSet),
-    ) {
-        // Take no card of group i, if the lower groups can still make the rest.
-        if self.reaches(i + 1, remaining) {
-            self.search(i + 1, remaining, picks, n, emit);
-        }
-        let v = self.values[i];
-        for k in 1..=self.nibbles[i].count_ones() as u8 {
-            let take = v * k;
-            if take > remaining {
-                break;
-            }
-            picks[n] = (i as u8, k);
-            if take == remaining {
-                self.expand(&picks[..=n], 0, emit);
-            } else if self.reaches(i + 1, remaining - take) {
-                self.search(i + 1, remaining - take, picks, n + 1, emit);
-            }
+    pub fn for_each_sum(&self, target: u8, emit: &mut impl FnMut(CardSet)) {
+        if target > 0 && target < 16 && bit(self.sums, target) {
+            self.search(self.table.0, target, 0, emit);
         }
     }
 
-    /// Emits every card set that takes `k` cards of each picked group.
-    fn expand(&self, picks: &[(u8, u8)], acc: u64, emit: &mut impl FnMut(CardSet)) {
-        let Some((&(g, k), rest)) = picks.split_first() else {
-            emit(CardSet(acc));
-            return;
-        };
-        let g = usize::from(g);
-        let (subs, len) = &SUBSETS[usize::from(self.nibbles[g])][usize::from(k)];
-        for &sub in &subs[..usize::from(*len)] {
-            self.expand(rest, acc | (u64::from(sub) << self.shifts[g]), emit);
+    /// Every set of the cards `rest` totalling `remaining` (some set does; `remaining` is in
+    /// 1..16), each joined to `acc`: first those without the highest card of `rest` that could
+    /// take part, then those with it. `rest` holds the table cards below the ones decided.
+    fn search(&self, rest: u64, remaining: u8, acc: u64, emit: &mut impl FnMut(CardSet)) {
+        let (mut rest, mut remaining, mut acc) = (rest, remaining, acc);
+        loop {
+            // Cards worth more than what remains cannot take part; some card can.
+            rest &= self.rules.up_to_value(remaining);
+            let id = 63 - rest.leading_zeros() as usize;
+            rest &= !(1 << id);
+            let after = self.below[id];
+            if bit(after, remaining) {
+                self.search(rest, remaining, acc, emit);
+            }
+            let v = self.rules.values()[id];
+            acc |= 1 << id;
+            if v == remaining {
+                emit(CardSet(acc));
+                return;
+            }
+            remaining -= v;
+            if !bit(after, remaining) {
+                return;
+            }
         }
     }
+}
+
+/// Bit `sum` (below 16) of a reach mask.
+#[inline]
+fn bit(reach: u16, sum: u8) -> bool {
+    reach >> (sum & 15) & 1 == 1
 }
 
 /// V-S13 on a list being built: keeps, in order, the items of `v[start..]` that capture the

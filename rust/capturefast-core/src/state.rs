@@ -349,22 +349,46 @@ impl State {
                 }
             }
             Phase::Play if rules.special_moves() => self.special_moves(rules, out),
-            Phase::Play => {
-                let index = TableIndex::new(rules, self.table);
-                for card in self.hands[usize::from(self.to_move)] {
-                    let start = out.len();
+            Phase::Play => self.plain_moves(rules, out),
+            Phase::HandOver | Phase::MatchOver => {}
+        }
+    }
+
+    /// The fast path of `legal_moves`: the `capture` mode alone, compulsory. The table is
+    /// indexed once; a card takes its equal-valued cards (S7 / K9a) or the sums the index
+    /// reaches, which come out in mask order.
+    fn plain_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
+        let table = self.table;
+        let index = TableIndex::new(rules, table);
+        for card in self.hands[usize::from(self.to_move)] {
+            let start = out.len();
+            match rules.capture_mode() {
+                CaptureMode::EqualThenSum => {
+                    let v = rules.value(card);
+                    let equal = table & rules.cards_of_value(v);
+                    if equal.is_empty() {
+                        index.for_each_sum(v, &mut |s| out.push(Move::play(card, s)));
+                    } else {
+                        for c in equal {
+                            out.push(Move::play(card, CardSet::single(c)));
+                        }
+                    }
+                }
+                CaptureMode::Fifteen => {
+                    let target = 15 - rules.value(card);
+                    index.for_each_sum(target, &mut |s| out.push(Move::play(card, s)));
+                }
+                CaptureMode::MatchOrFifteen => {
                     rules.for_each_mode_capture(&index, card, &mut |s| {
                         out.push(Move::play(card, s));
                     });
-                    match out.len() - start {
-                        0 => out.push(Move::play(card, CardSet::EMPTY)),
-                        1 => {}
-                        // Same card: packed order is captured-mask order.
-                        _ => out[start..].sort_unstable(),
-                    }
+                    // Two lists, each in mask order.
+                    out[start..].sort_unstable();
                 }
             }
-            Phase::HandOver | Phase::MatchOver => {}
+            if out.len() == start {
+                out.push(Move::play(card, CardSet::EMPTY));
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::card::{Card, NUM_RANKS, Rank};
+use crate::card::{Card, NUM_CARDS, NUM_RANKS, Rank};
 use crate::cardset::CardSet;
 use crate::error::Error;
 
@@ -627,9 +627,11 @@ impl Options {
 pub struct Rules {
     options: Options,
     /// Capture value of each card id.
-    values: [u8; 40],
+    values: [u8; NUM_CARDS],
     /// Cards by capture value (index 1..=10).
     by_value: [CardSet; 16],
+    /// Cards of capture value at most the index.
+    up_to_value: [u64; 16],
     /// Capture value of each rank.
     rank_values: [u8; 10],
     capture_mode: CaptureMode,
@@ -665,6 +667,10 @@ impl Rules {
             values[c.index()] = v;
             by_value[usize::from(v)].insert(c);
         }
+        let mut up_to_value = [0u64; 16];
+        for v in 1..16 {
+            up_to_value[v] = up_to_value[v - 1] | by_value[v].0;
+        }
         let mut rank_values = [0u8; 10];
         for (r, rv) in rank_values.iter_mut().enumerate() {
             *rv = values[r * 4];
@@ -693,6 +699,7 @@ impl Rules {
             options,
             values,
             by_value,
+            up_to_value,
         })
     }
 
@@ -760,6 +767,18 @@ impl Rules {
     /// Capture value of `card` (1..=10).
     pub fn value(&self, card: Card) -> u8 {
         self.values[card.index()]
+    }
+
+    /// Capture values by card id.
+    #[inline]
+    pub(crate) fn values(&self) -> &[u8; NUM_CARDS] {
+        &self.values
+    }
+
+    /// The mask of the cards of capture value at most `v` (below 16).
+    #[inline]
+    pub(crate) fn up_to_value(&self, v: u8) -> u64 {
+        self.up_to_value[usize::from(v & 15)]
     }
 
     /// Capture value of the rank with index `rank`.
