@@ -54,10 +54,8 @@ impl State {
         let cut_card = self.cut_card().filter(|_| self.to_move() == Some(seat));
         let seen = hand | self.table() | self.pile(0) | self.pile(1);
         let seen = cut_card.map_or(seen, |c| seen | CardSet::single(c));
-        let mut hand_sizes = [0u8; 4];
-        for s in 0..n {
-            hand_sizes[usize::from(s)] = self.hand(s).len() as u8;
-        }
+        // Seats beyond the players hold no cards.
+        let hand_sizes = std::array::from_fn(|s| self.hand(s as u8).len() as u8);
         View {
             seat,
             num_players: n,

@@ -45,12 +45,16 @@ pub fn play_out_random(
     rng: &mut Rng,
     moves: &mut Vec<Move>,
 ) -> HandScore {
-    while !state.hand_over() {
+    if let Some(score) = state.hand_score(rules) {
+        return score;
+    }
+    loop {
         state.legal_moves(rules, moves);
         let mv = moves[rng.below(moves.len() as u64) as usize];
-        state.apply_unchecked(rules, mv);
+        if let Some(score) = state.apply_scored(rules, mv) {
+            return score;
+        }
     }
-    state.hand_score(rules).expect("the hand is over")
 }
 
 /// Totals over many hands.
@@ -555,7 +559,10 @@ fn play_hand(
     bots: &mut [Box<dyn Bot>],
     moves: &mut Vec<Move>,
 ) -> HandScore {
-    while let Some(seat) = state.to_move() {
+    loop {
+        let seat = state
+            .to_move()
+            .expect("a hand being played has a seat to move");
         state.legal_moves(rules, moves);
         let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), moves);
         // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug.
@@ -563,9 +570,10 @@ fn play_hand(
             moves.contains(&mv),
             "the bot in seat {seat} chose a move that is not legal: {mv}"
         );
-        state.apply_unchecked(rules, mv);
+        if let Some(score) = state.apply_scored(rules, mv) {
+            return score;
+        }
     }
-    state.hand_score(rules).expect("the hand is over")
 }
 
 /// Plays one game of an item (one hand, or a whole match), passing each hand's score and

@@ -511,7 +511,14 @@ impl State {
     }
 
     /// Plays a move known to be legal (from [`State::legal_moves`]); for search and simulation.
+    #[inline]
     pub fn apply_unchecked(&mut self, rules: &Rules, mv: Move) {
+        self.apply_scored(rules, mv);
+    }
+
+    /// [`State::apply_unchecked`], returning the hand's score when the move ends the hand (what
+    /// [`State::hand_score`] would then compute again).
+    pub fn apply_scored(&mut self, rules: &Rules, mv: Move) -> Option<HandScore> {
         match mv.kind() {
             MoveKind::KeepCut | MoveKind::TableCut => {
                 let c = mv.card();
@@ -525,6 +532,7 @@ impl State {
                 if !self.finish_deal(rules) {
                     self.start_hand(rules);
                 }
+                None
             }
             MoveKind::Claim => {
                 // V-E7: the card and the set go to the claimant's side; not a turn, not a sweep.
@@ -534,6 +542,7 @@ impl State {
                 self.piles[Rules::side(seat)] |= taken;
                 self.last_capturer = seat;
                 self.claim = NO_CARD;
+                None
             }
             MoveKind::Play => {
                 let sweep = self.is_sweep(rules, mv);
@@ -569,24 +578,27 @@ impl State {
                         self.sweeps[side] += 1;
                     }
                 }
-                self.advance(rules);
+                self.advance(rules)
             }
         }
     }
 
-    fn advance(&mut self, rules: &Rules) {
-        let n = self.num_players;
-        if self.hands[..usize::from(n)].iter().any(|h| !h.is_empty()) {
+    /// The next seat to play, a new round, or the end of the hand and its score.
+    fn advance(&mut self, rules: &Rules) -> Option<HandScore> {
+        // Seats beyond the players hold no cards.
+        let held = self.hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
+        if !held.is_empty() {
             self.to_move = rules.next_seat(self.to_move);
         } else if usize::from(self.deck_pos) < NUM_CARDS {
             self.deal_round(rules);
         } else {
-            self.end_hand(rules);
+            return Some(self.end_hand(rules));
         }
+        None
     }
 
     /// G7: leftovers to the last capturer (never a sweep), score, match end.
-    fn end_hand(&mut self, rules: &Rules) {
+    fn end_hand(&mut self, rules: &Rules) -> HandScore {
         assert!(
             self.last_capturer != NO_SEAT,
             "I4: someone always captures in a hand"
@@ -607,6 +619,7 @@ impl State {
         } else {
             Phase::HandOver
         };
+        score
     }
 
     /// The score of the finished hand, or `None` while it is being played.

@@ -117,6 +117,12 @@ fn run_rules(rules: &Rules, seeds: u64) {
             let mut t = s;
             t.play(&rules, mv).unwrap();
             assert_eq!(s, before, "play on a copy leaves the original unchanged");
+            // `apply_scored` is `play` for a legal move, and returns the score of the hand it
+            // ends, exactly when it ends one.
+            let mut u = s;
+            let scored = u.apply_scored(&rules, mv);
+            assert_eq!(u, t);
+            assert_eq!(scored, t.hand_score(&rules));
             if mv.kind() == MoveKind::Claim {
                 // Not a turn: the claimant plays next, the claim has gone, no sweep.
                 assert_eq!((t.to_move(), t.claimable()), (Some(seat), None));
