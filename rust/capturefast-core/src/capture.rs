@@ -128,11 +128,14 @@ impl Rules {
     pub fn capture_options(&self, table: CardSet, card: Card, out: &mut Vec<CardSet>) {
         out.clear();
         self.for_each_capture(&TableIndex::new(self, table), card, &mut |s| out.push(s));
-        out.sort_unstable();
+        if self.capture_mode() == CaptureMode::MatchOrFifteen {
+            out.sort_unstable();
+        }
     }
 
-    /// Calls `emit` with every legal capture of `card` onto the indexed table, in no particular
-    /// order: the captures of [`Rules::capture_options`].
+    /// Calls `emit` with every legal capture of `card` onto the indexed table: the captures of
+    /// [`Rules::capture_options`], in increasing mask order but under `match_or_fifteen`, which
+    /// emits two such lists (the matches, then the fifteens).
     #[inline]
     pub fn for_each_capture(&self, table: &TableIndex, card: Card, emit: &mut impl FnMut(CardSet)) {
         if self.special_captures() {

@@ -398,18 +398,26 @@ impl State {
     fn special_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
         let index = TableIndex::new(rules, self.table);
         let optional = !rules.compulsory_capture();
+        // Captures come in mask order but for match_or_fifteen's two lists.
+        let unsorted = rules.capture_mode() == CaptureMode::MatchOrFifteen;
         for card in self.hands[usize::from(self.to_move)] {
             let start = out.len();
+            // The trail (empty mask) sorts first.
+            if optional {
+                out.push(Move::play(card, CardSet::EMPTY));
+            }
             if rules.options().fewest_cards && !rules.ace_takes_all(self.table, card) {
                 rules.for_each_mode_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
-                keep_fewest(out, start, |m: Move| m.captures().len());
+                keep_fewest(out, start + usize::from(optional), |m: Move| {
+                    m.captures().len()
+                });
             } else {
                 rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
             }
-            if out.len() == start || optional {
+            if out.len() == start {
                 out.push(Move::play(card, CardSet::EMPTY));
             }
-            if out.len() > start + 1 {
+            if unsorted {
                 out[start..].sort_unstable();
             }
         }
@@ -419,7 +427,9 @@ impl State {
             rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
                 out.push(Move::claim(card, s));
             });
-            out[start..].sort_unstable();
+            if unsorted {
+                out[start..].sort_unstable();
+            }
         }
     }
 

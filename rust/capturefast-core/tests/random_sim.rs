@@ -23,6 +23,21 @@ fn all_cards(s: &State) -> CardSet {
     all
 }
 
+/// Plays the legal `mv` on a copy of `s` and returns it, checking that `play` leaves the original
+/// unchanged and that `apply_scored` does what `play` does and returns the score of the hand it
+/// ends, exactly when it ends one.
+fn play_checked(rules: &Rules, s: &State, mv: Move) -> State {
+    let before = *s;
+    let mut t = *s;
+    t.play(rules, mv).unwrap();
+    assert_eq!(*s, before, "play on a copy leaves the original unchanged");
+    let mut u = *s;
+    let scored = u.apply_scored(rules, mv);
+    assert_eq!(u, t);
+    assert_eq!(scored, t.hand_score(rules));
+    t
+}
+
 /// Plays whole matches with random moves and checks every invariant at every step.
 fn run(game: Game, players: u8, seeds: u64) {
     run_rules(&Rules::profile(game, players).unwrap(), seeds);
@@ -113,16 +128,7 @@ fn run_rules(rules: &Rules, seeds: u64) {
                 }
             }
             let mv = moves[rng.below(moves.len() as u64) as usize];
-            let before = s;
-            let mut t = s;
-            t.play(&rules, mv).unwrap();
-            assert_eq!(s, before, "play on a copy leaves the original unchanged");
-            // `apply_scored` is `play` for a legal move, and returns the score of the hand it
-            // ends, exactly when it ends one.
-            let mut u = s;
-            let scored = u.apply_scored(&rules, mv);
-            assert_eq!(u, t);
-            assert_eq!(scored, t.hand_score(&rules));
+            let t = play_checked(&rules, &s, mv);
             if mv.kind() == MoveKind::Claim {
                 // Not a turn: the claimant plays next, the claim has gone, no sweep.
                 assert_eq!((t.to_move(), t.claimable()), (Some(seat), None));
