@@ -97,7 +97,8 @@ impl Move {
 
     /// The played card (or the cut card).
     pub fn card(self) -> Card {
-        Card::new(((self.0 >> 40) & 0x3F) as u8).expect("a move holds a valid card id")
+        // Moves are built from cards, or by `from_bits`, which checks the id.
+        Card::from_valid_id(((self.0 >> 40) & 0x3F) as u8)
     }
 
     /// The captured cards (empty for trails and cut decisions; the claimed set for a claim).

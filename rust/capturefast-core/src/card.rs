@@ -91,6 +91,14 @@ impl Card {
         (usize::from(id) < NUM_CARDS).then_some(Card(id))
     }
 
+    /// The card with this id, which the caller knows is below 40 (a card id stored by this
+    /// crate: a move's card, a set bit of a valid card set).
+    #[inline]
+    pub(crate) const fn from_valid_id(id: u8) -> Card {
+        debug_assert!((id as usize) < NUM_CARDS);
+        Card(id)
+    }
+
     /// The card of this rank and suit.
     pub fn of(rank: Rank, suit: Suit) -> Card {
         Card(rank.0 * 4 + suit as u8)
