@@ -6,7 +6,7 @@
 
 use crate::action::{Move, MoveKind};
 use crate::capture::{TableIndex, keep_fewest};
-use crate::card::{Card, NUM_CARDS};
+use crate::card::{Card, NUM_CARDS, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::Error;
 use crate::rng::Rng;
@@ -348,87 +348,86 @@ impl State {
                     out.push(Move::cut(c, false));
                 }
             }
-            Phase::Play if rules.special_moves() => self.special_moves(rules, out),
-            Phase::Play => self.plain_moves(rules, out),
+            // One generator, specialised per option set: the default games pay for no option.
+            Phase::Play => match (rules.special_captures(), rules.compulsory_capture()) {
+                (false, true) => self.plays::<false, false>(rules, out),
+                (false, false) => self.plays::<false, true>(rules, out),
+                (true, true) => self.plays::<true, false>(rules, out),
+                (true, false) => self.plays::<true, true>(rules, out),
+            },
             Phase::HandOver | Phase::MatchOver => {}
         }
     }
 
-    /// The fast path of `legal_moves`: the `capture` mode alone, compulsory. The table is
-    /// indexed once; a card takes its equal-valued cards (S7 / K9a) or the sums the index
-    /// reaches, which come out in mask order.
-    fn plain_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
+    /// The plays of `legal_moves` (docs/variants.md "Capturing"), card by card in id order, each
+    /// card's moves in mask order, then renuncio claims (kind 3 sorts last). `SPECIAL`: the
+    /// capture options `ace_takes_all` and `fewest_cards` are on; `OPTIONAL`: capturing is not
+    /// compulsory (a card may trail beside its captures, and claims may follow).
+    ///
+    /// The table is indexed once; a card takes its equal-valued cards (S7 / K9a) or the sums the
+    /// index reaches, which come out in mask order.
+    fn plays<const SPECIAL: bool, const OPTIONAL: bool>(&self, rules: &Rules, out: &mut Vec<Move>) {
         let table = self.table;
         let index = TableIndex::new(rules, table);
-        for card in self.hands[usize::from(self.to_move)] {
-            let start = out.len();
-            match rules.capture_mode() {
-                CaptureMode::EqualThenSum => {
-                    let v = rules.value(card);
-                    let equal = table & rules.cards_of_value(v);
-                    if equal.is_empty() {
-                        index.for_each_sum(v, &mut |s| out.push(Move::play(card, s)));
-                    } else {
-                        for c in equal {
-                            out.push(Move::play(card, CardSet::single(c)));
-                        }
-                    }
-                }
-                CaptureMode::Fifteen => {
-                    let target = 15 - rules.value(card);
-                    index.for_each_sum(target, &mut |s| out.push(Move::play(card, s)));
-                }
-                CaptureMode::MatchOrFifteen => {
-                    rules.for_each_mode_capture(&index, card, &mut |s| {
-                        out.push(Move::play(card, s));
-                    });
-                    // Two lists, each in mask order.
-                    out[start..].sort_unstable();
-                }
-            }
-            if out.len() == start {
-                out.push(Move::play(card, CardSet::EMPTY));
-            }
-        }
-    }
-
-    /// The general path of `legal_moves` (the capture options of docs/variants.md): captures
-    /// under `ace_takes_all` and `fewest_cards`, a trail beside them when capturing is optional,
-    /// and renuncio claims after the plays (kind 3 sorts last).
-    fn special_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
-        let index = TableIndex::new(rules, self.table);
-        let optional = !rules.compulsory_capture();
-        // Captures come in mask order but for match_or_fifteen's two lists.
-        let unsorted = rules.capture_mode() == CaptureMode::MatchOrFifteen;
+        let mode = rules.capture_mode();
+        // Step 1: whether an ace played now takes the whole table (it depends on the rank only).
+        let ace_takes_table =
+            SPECIAL && rules.ace_takes_all(table, Card::of(Rank::ACE, Suit::ALL[0]));
+        let fewest = SPECIAL && rules.options().fewest_cards;
         for card in self.hands[usize::from(self.to_move)] {
             let start = out.len();
             // The trail (empty mask) sorts first.
-            if optional {
+            if OPTIONAL {
                 out.push(Move::play(card, CardSet::EMPTY));
             }
-            if rules.options().fewest_cards && !rules.ace_takes_all(self.table, card) {
-                rules.for_each_mode_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
-                keep_fewest(out, start + usize::from(optional), |m: Move| {
-                    m.captures().len()
-                });
+            let first = out.len();
+            if ace_takes_table && card.rank() == Rank::ACE {
+                out.push(Move::play(card, table));
             } else {
-                rules.for_each_capture(&index, card, &mut |s| out.push(Move::play(card, s)));
+                match mode {
+                    CaptureMode::EqualThenSum => {
+                        let v = rules.value(card);
+                        let equal = table & rules.cards_of_value(v);
+                        if equal.is_empty() {
+                            index.for_each_sum(v, &mut |s| out.push(Move::play(card, s)));
+                        } else {
+                            for c in equal {
+                                out.push(Move::play(card, CardSet::single(c)));
+                            }
+                        }
+                    }
+                    CaptureMode::Fifteen => {
+                        let target = 15 - rules.value(card);
+                        index.for_each_sum(target, &mut |s| out.push(Move::play(card, s)));
+                    }
+                    CaptureMode::MatchOrFifteen => {
+                        rules.for_each_mode_capture(&index, card, &mut |s| {
+                            out.push(Move::play(card, s));
+                        });
+                        // Two lists, each in mask order.
+                        out[first..].sort_unstable();
+                    }
+                }
+                // Step 3 (V-S13): only the captures of the fewest cards remain.
+                if fewest {
+                    keep_fewest(out, first, |m: Move| m.captures().len());
+                }
             }
             if out.len() == start {
                 out.push(Move::play(card, CardSet::EMPTY));
             }
-            if unsorted {
-                out[start..].sort_unstable();
-            }
         }
-        if let Some(card) = self.claimable() {
-            let start = out.len();
-            let before = self.table - CardSet::single(card);
-            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
-                out.push(Move::claim(card, s));
-            });
-            if unsorted {
-                out[start..].sort_unstable();
+        // V-E7: a claim is possible only under renuncio, which needs optional capture.
+        if OPTIONAL {
+            if let Some(card) = self.claimable() {
+                let start = out.len();
+                let before = self.table - CardSet::single(card);
+                rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
+                    out.push(Move::claim(card, s));
+                });
+                if mode == CaptureMode::MatchOrFifteen {
+                    out[start..].sort_unstable();
+                }
             }
         }
     }

@@ -639,9 +639,6 @@ pub struct Rules {
     /// `ace_takes_all` or `fewest_cards`: captures go through the general path of
     /// `for_each_capture`.
     special_captures: bool,
-    /// Special captures, `compulsory_capture = false` or `renuncio`: `State::legal_moves` takes
-    /// its general path.
-    special_moves: bool,
     /// The seat after each seat in the direction of play.
     next: [u8; 4],
 }
@@ -676,7 +673,6 @@ impl Rules {
             *rv = values[r * 4];
         }
         let special_captures = options.ace_takes_all || options.fewest_cards;
-        let special_moves = special_captures || !options.compulsory_capture || options.renuncio;
         let n = options.players;
         let mut next = [0u8; 4];
         for (seat, nx) in next.iter_mut().enumerate().take(usize::from(n)) {
@@ -689,7 +685,6 @@ impl Rules {
         Ok(Rules {
             next,
             special_captures,
-            special_moves,
             rank_values,
             capture_mode: options.capture,
             prime: match options.game {
@@ -738,13 +733,6 @@ impl Rules {
     #[inline]
     pub fn special_captures(&self) -> bool {
         self.special_captures
-    }
-
-    /// Whether move generation needs the general path: special captures, optional capture or
-    /// renuncio claims. The default games keep the fast path.
-    #[inline]
-    pub fn special_moves(&self) -> bool {
-        self.special_moves
     }
 
     /// Whether a card with a capture option must capture (K-A3; off: V-E6).
