@@ -3,7 +3,7 @@
 //! A capture is a set of specific table cards, so two equal cards give two options. Options come
 //! back sorted by mask, each exactly once.
 
-use crate::card::{Card, NUM_CARDS, Rank};
+use crate::card::{Card, NUM_CARDS, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::variant::{CaptureMode, OpeningSweeps, Rules};
 
@@ -257,16 +257,13 @@ impl Rules {
         if !o.declarations || hand.len() != 3 {
             return 0;
         }
-        let wild = Card::new(Rank::SEVEN.index() as u8 * 4 + 2).expect("7H");
-        let wild_in = o.declaration_wild && hand.contains(wild);
-        let rest = if wild_in {
-            hand - CardSet::single(wild)
-        } else {
-            hand
-        };
-        let mut ranks = rest.iter().map(Card::rank);
-        let first = ranks.next();
-        let triple = ranks.all(|r| Some(r) == first);
+        let wild = CardSet::single(Card::of(Rank::SEVEN, Suit::Hearts));
+        let wild_in = o.declaration_wild && hand.is_superset(wild);
+        let rest = if wild_in { hand - wild } else { hand };
+        // All of one rank (the wild card makes any rank): the rest lies in its first card's rank.
+        let triple = rest
+            .first()
+            .is_none_or(|c| CardSet::rank(c.rank().index()).is_superset(rest));
         let total = self.total(rest) + u32::from(wild_in);
         let mut points = 0;
         if triple {
