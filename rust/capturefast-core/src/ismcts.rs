@@ -38,7 +38,7 @@ use crate::state::State;
 use crate::variant::Rules;
 
 /// Iterations per decision of the built-in `ismcts` bot: 4000 beat `expert` in all three games
-/// over 300 duplicate deals where 1000 did not (README, "Simulation, bots and tournaments").
+/// over 1000 duplicate deals, where 1000 did not (README, "Simulation, bots and tournaments").
 pub const DEFAULT_ITERATIONS: u32 = 4000;
 
 /// The default UCB1 exploration constant (rewards are hand points / [`REWARD_SCALE`]).
