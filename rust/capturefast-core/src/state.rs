@@ -384,6 +384,8 @@ impl State {
             if ace_takes_table && card.rank() == Rank::ACE {
                 out.push(Move::play(card, table));
             } else {
+                // `Rules::for_each_mode_capture` spelt out: through it the default Scopa hand
+                // took 5% more instructions (callgrind, 2000 random hands).
                 match mode {
                     CaptureMode::EqualThenSum => {
                         let v = rules.value(card);

@@ -632,8 +632,6 @@ pub struct Rules {
     by_value: [CardSet; 16],
     /// Cards of capture value at most the index.
     up_to_value: [u64; 16],
-    /// Capture value of each rank.
-    rank_values: [u8; 10],
     capture_mode: CaptureMode,
     prime: PrimeCategory,
     /// `ace_takes_all` or `fewest_cards`: captures go through the general path of
@@ -668,10 +666,6 @@ impl Rules {
         for v in 1..16 {
             up_to_value[v] = up_to_value[v - 1] | by_value[v].0;
         }
-        let mut rank_values = [0u8; 10];
-        for (r, rv) in rank_values.iter_mut().enumerate() {
-            *rv = values[r * 4];
-        }
         let special_captures = options.ace_takes_all || options.fewest_cards;
         let n = options.players;
         let mut next = [0u8; 4];
@@ -685,7 +679,6 @@ impl Rules {
         Ok(Rules {
             next,
             special_captures,
-            rank_values,
             capture_mode: options.capture,
             prime: match options.game {
                 Game::Chkobba => PrimeCategory::Bermila,
@@ -767,12 +760,6 @@ impl Rules {
     #[inline]
     pub(crate) fn up_to_value(&self, v: u8) -> u64 {
         self.up_to_value[usize::from(v & 15)]
-    }
-
-    /// Capture value of the rank with index `rank`.
-    #[inline]
-    pub fn rank_value(&self, rank: u8) -> u8 {
-        self.rank_values[usize::from(rank)]
     }
 
     /// Cards whose capture value is `v` (empty outside 1..=10).
