@@ -671,8 +671,6 @@ def test_every_builtin_bot_plays_every_variant(rules: Rules) -> None:
     """Claims, optional trails, aces taking all, 9-10 card hands: every bot plays whole matches
     (a bot that chose an illegal move, or mis-evaluated one, would stop the run with an error)."""
     for bot in cf.bot_names():
-        if bot == "pimc":
-            continue  # the solver-backed bot is checked in test_solve.py
         res = cf.simulate(rules, matches=4, bots=(bot, "random"), seed=3)
         assert res.match_winner is not None and res.match_scores is not None
         assert set(np.unique(res.match_winner)) <= {0, 1}
@@ -681,8 +679,18 @@ def test_every_builtin_bot_plays_every_variant(rules: Rules) -> None:
         )
 
 
-def test_pimc_refuses_optional_capture() -> None:
-    """Its exact world searches explode when every card may trail: a clear error, not a hang."""
+@pytest.mark.parametrize("rules", VARIANT_RULES, ids=repr)
+def test_pimc_plays_every_variant(rules: Rules) -> None:
+    """The search bot (not in `bot_names()`: it takes milliseconds a move) plays a hand of each."""
+    res = cf.simulate(rules, 2, bots=("pimc", "expert"), seed=5)
+    assert res.points.shape == (2, 2)
+    assert (res.points.sum(axis=1) > 0).all() or rules.options.get("all_coins_wins")
+
+
+def test_pimc_plays_optional_capture_and_claims() -> None:
+    """It searches each world to the end of the round only, so a variant where every card may
+    also trail (and trails may be claimed) plays as fast as the default game."""
     rules = Rules.escoba(compulsory_capture=False, renuncio=True)
-    with pytest.raises(cf.VariantError, match="compulsory_capture"):
-        cf.simulate(rules, 1, bots=("pimc", "random"))
+    res = cf.simulate(rules, 2, bots=("pimc", "random"), seed=4)
+    assert res.points.shape == (2, 2)
+    assert (res.points.sum(axis=1) > 0).all()

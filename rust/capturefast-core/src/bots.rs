@@ -50,7 +50,7 @@ pub enum BotKind {
 }
 
 /// Worlds per decision of the built-in `pimc` bot.
-pub const PIMC_WORLDS: u32 = 20;
+pub const PIMC_WORLDS: u32 = 100;
 
 /// Iterations per decision of the built-in `ismcts` bot.
 pub const ISMCTS_ITERATIONS: u32 = crate::ismcts::DEFAULT_ITERATIONS;
@@ -172,14 +172,14 @@ const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 7, 8, 9];
 /// Keeps the best of a stream of scored moves, breaking exact ties uniformly with the bot's
 /// generator. Reservoir sampling needs no buffer, and draws only on a tie, so an untied
 /// decision leaves the generator as it was.
-struct Best<T> {
+pub(crate) struct Best<T> {
     score: T,
     ties: u64,
-    choice: Move,
+    pub(crate) choice: Move,
 }
 
 impl<T: PartialOrd + Copy> Best<T> {
-    fn new(worst: T, first: Move) -> Self {
+    pub(crate) fn new(worst: T, first: Move) -> Self {
         Best {
             score: worst,
             ties: 0,
@@ -187,7 +187,7 @@ impl<T: PartialOrd + Copy> Best<T> {
         }
     }
 
-    fn offer(&mut self, rng: &mut Rng, score: T, mv: Move) {
+    pub(crate) fn offer(&mut self, rng: &mut Rng, score: T, mv: Move) {
         if self.ties == 0 || score > self.score {
             self.score = score;
             self.ties = 1;
@@ -237,7 +237,7 @@ fn cards_left(view: &View) -> u32 {
 
 /// Whether a sweep made when `left` cards remain to be played (this play included) scores:
 /// under `last_play_sweep = void` the final play of the hand never does (S-A4, K11).
-fn sweep_scores(rules: &Rules, left: u32) -> bool {
+pub(crate) fn sweep_scores(rules: &Rules, left: u32) -> bool {
     !(left == 1 && rules.options().last_play_sweep == LastPlaySweep::Void)
 }
 
@@ -245,7 +245,7 @@ fn sweep_scores(rules: &Rules, left: u32) -> bool {
 /// one exists: Scopa/Chkobba a card equal to the table's only card or to its total (the total
 /// of two or more cards exceeds any one of them, so no equal card takes priority); Escoba the
 /// value making 15 with the table.
-fn sweep_value(rules: &Rules, total: u32) -> Option<u8> {
+pub(crate) fn sweep_value(rules: &Rules, total: u32) -> Option<u8> {
     match rules.capture_mode() {
         CaptureMode::EqualThenSum => (total <= 10).then_some(total as u8),
         CaptureMode::Fifteen => (5..15).contains(&total).then(|| 15 - total as u8),
@@ -258,7 +258,7 @@ fn sweep_value(rules: &Rules, total: u32) -> Option<u8> {
 
 /// How many cards of one capture value `set` holds, at most four: the value's cards are one
 /// rank, a nibble of the mask, so a table lookup counts them.
-fn count_of_value(rules: &Rules, set: CardSet, v: u8) -> u32 {
+pub(crate) fn count_of_value(rules: &Rules, set: CardSet, v: u8) -> u32 {
     let rank = rules.cards_of_value(v);
     let shift = rank.0.trailing_zeros() & 63;
     u32::from(NIBBLE_LEN[((set.0 & rank.0) >> shift) as usize & 0xF])
@@ -545,34 +545,7 @@ impl<'a> Expert<'a> {
 
     /// Expected category points of our side minus theirs, from the piles alone.
     fn equity(&self, piles: [CardSet; 2]) -> f32 {
-        let (m, o) = (piles[self.me], piles[1 - self.me]);
-        if (m | o) == CardSet::FULL {
-            // Every card is in a pile: the categories are decided exactly.
-            let s = self.rules.score(piles, [0, 0], [0, 0]);
-            return s
-                .awards
-                .iter()
-                .flatten()
-                .map(|&side| {
-                    if usize::from(side) == self.me {
-                        1.0
-                    } else {
-                        -1.0
-                    }
-                })
-                .sum();
-        }
-        let mut e = majority_equity(m.len(), o.len(), 20, CARD_SPREAD)
-            + coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len());
-        if m.contains(Card::SEVEN_OF_COINS) {
-            e += 1.0;
-        } else if o.contains(Card::SEVEN_OF_COINS) {
-            e -= 1.0;
-        }
-        e + match self.rules.prime_category() {
-            PrimeCategory::Primiera => primiera_equity(m, o),
-            PrimeCategory::Bermila => bermila_equity(m, o),
-        }
+        pile_equity(self.rules, piles, self.me)
     }
 
     /// The move's value: our gain, minus the expected best reply of the next opponent, plus part
@@ -668,6 +641,35 @@ impl<'a> Expert<'a> {
             });
         }
         best
+    }
+}
+
+/// Expected category points of side `me` minus the other side's, from the piles alone: each
+/// category is the chance of winning it minus the chance of losing it, with the cards not yet in
+/// a pile split evenly in expectation (exact once every card is in a pile). Sweeps and
+/// declarations are not counted.
+pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 {
+    let (m, o) = (piles[me], piles[1 - me]);
+    if (m | o) == CardSet::FULL {
+        // Every card is in a pile: the categories are decided exactly.
+        let s = rules.score(piles, [0, 0], [0, 0]);
+        return s
+            .awards
+            .iter()
+            .flatten()
+            .map(|&side| if usize::from(side) == me { 1.0 } else { -1.0 })
+            .sum();
+    }
+    let mut e = majority_equity(m.len(), o.len(), 20, CARD_SPREAD)
+        + coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len());
+    if m.contains(Card::SEVEN_OF_COINS) {
+        e += 1.0;
+    } else if o.contains(Card::SEVEN_OF_COINS) {
+        e -= 1.0;
+    }
+    e + match rules.prime_category() {
+        PrimeCategory::Primiera => primiera_equity(m, o),
+        PrimeCategory::Bermila => bermila_equity(m, o),
     }
 }
 

@@ -14,6 +14,7 @@ mod capture;
 mod card;
 mod cardset;
 mod error;
+pub mod horizon;
 pub mod ismcts;
 mod observe;
 mod rng;
@@ -34,7 +35,9 @@ pub use ismcts::IsmctsBot;
 pub use observe::View;
 pub use rng::Rng;
 pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
-pub use solve::{PimcBot, Solution, Solver, analyze, determinize, is_open, solver_shortcuts_exact};
+pub use solve::{
+    Horizon, PimcBot, Solution, Solver, analyze, determinize, is_open, solver_shortcuts_exact,
+};
 pub use state::{Phase, Position, State};
 pub use variant::{
     Bermila, CaptureMode, Deal, Deck, Direction, FaceValues, Game, HAND_SIZE, LastPlaySweep,

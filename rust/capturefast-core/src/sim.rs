@@ -215,15 +215,6 @@ impl Plan {
                 "{what} must be from 1 to {MAX_ITEMS}, got: {items}"
             )));
         }
-        if !rules.compulsory_capture() && players.iter().any(|p| p.name() == BotKind::Pimc.name()) {
-            // Its worlds are solved exactly, and with optional capture (every card may also
-            // trail) a world of an early position is far beyond exact search.
-            return Err(Error::Variant(
-                "the pimc bot needs compulsory capture: with `compulsory_capture` = false its \
-                 exact search of each sampled world is too large to play"
-                    .into(),
-            ));
-        }
         Ok(Plan {
             players,
             mode,

@@ -65,7 +65,7 @@
 //! information Monte Carlo), and [`PimcBot`] plays the move with the best mean.
 
 use crate::action::{Move, MoveKind};
-use crate::bots::Bot;
+use crate::bots::{Best, Bot};
 use crate::capture::TableIndex;
 use crate::card::{Card, NUM_CARDS, Rank};
 use crate::cardset::CardSet;
@@ -1349,29 +1349,90 @@ fn world_sums(
 /// Entries of the PIMC bot's table: 4 MiB, allocated on its first real decision.
 const PIMC_TT_ENTRIES: usize = 1 << 18;
 
+/// How far the PIMC bot searches each sampled world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Horizon {
+    /// To the end of the current round (or [`horizon::max_plies`](crate::horizon::max_plies)
+    /// plays), valuing the piles there by their expected category points: the world's stock
+    /// order, which no player knows, never decides a move. The default.
+    Round,
+    /// To the end of the hand, exactly ([`Solver`]), as if the world's stock order were known.
+    Hand,
+}
+
 /// Perfect-information Monte Carlo: each decision draws `worlds` worlds consistent with the view
-/// ([`determinize`]), solves each exactly, and plays the move with the best mean value (exact
-/// ties broken by the bot's generator). Deterministic under its seed.
-#[derive(Clone, Debug)]
+/// ([`determinize`]), searches each to its [`Horizon`], and plays the move with the best mean
+/// value (exact ties broken by the bot's generator). Deterministic under its seed.
+#[derive(Debug)]
 pub struct PimcBot {
     worlds: u32,
+    horizon: Horizon,
     rng: Rng,
     solver: Option<Solver>,
+    round: crate::horizon::RoundSearch,
+    values: Vec<f32>,
+    sums: Vec<f64>,
 }
 
 impl PimcBot {
-    /// A PIMC bot sampling `worlds` worlds per decision (at least 1), drawing from `seed`.
+    /// A PIMC bot sampling `worlds` worlds per decision (at least 1), drawing from `seed`,
+    /// searching each to the end of the round ([`Horizon::Round`]).
     pub fn new(worlds: u32, seed: u64) -> PimcBot {
+        PimcBot::with_horizon(worlds, Horizon::Round, seed)
+    }
+
+    /// A PIMC bot searching each world to `horizon`.
+    pub fn with_horizon(worlds: u32, horizon: Horizon, seed: u64) -> PimcBot {
         PimcBot {
             worlds: worlds.max(1),
+            horizon,
             rng: Rng::new(seed),
             solver: None,
+            round: crate::horizon::RoundSearch::default(),
+            values: Vec::new(),
+            sums: Vec::new(),
         }
     }
 
-    /// Search nodes its solver has visited so far.
+    /// Search nodes visited so far.
     pub fn nodes(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::nodes)
+        self.solver.as_ref().map_or(0, Solver::nodes) + self.round.nodes()
+    }
+
+    /// The summed value of each of `legal` over the worlds, searched to the round's end.
+    fn round_sums(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
+        self.sums.clear();
+        self.sums.resize(legal.len(), 0.0);
+        let mut rng = Rng::new(seed);
+        let worlds = if is_open(view) { 1 } else { self.worlds };
+        for _ in 0..worlds {
+            let Ok(world) = determinize(rules, view, &mut rng) else {
+                return;
+            };
+            self.round
+                .move_values(rules, &world, legal, &mut self.values);
+            for (s, &v) in self.sums.iter_mut().zip(&self.values) {
+                *s += f64::from(v);
+            }
+        }
+    }
+
+    /// The summed exact value of each of `legal` over the worlds, solved to the hand's end.
+    fn hand_sums(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
+        self.sums.clear();
+        self.sums.resize(legal.len(), 0.0);
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES));
+        let Ok(sums) = world_sums(rules, view, self.worlds, seed, solver) else {
+            // Only a view that is not the seat's turn fails, and a bot is never asked then.
+            return;
+        };
+        for (s, mv) in self.sums.iter_mut().zip(legal) {
+            if let Some(&(_, sum, _)) = sums.moves.iter().find(|m| m.0 == *mv) {
+                *s = sum as f64;
+            }
+        }
     }
 }
 
@@ -1381,31 +1442,16 @@ impl Bot for PimcBot {
             return legal[0];
         }
         let seed = self.rng.next_u64();
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES));
-        let Ok(sums) = world_sums(rules, view, self.worlds, seed, solver) else {
-            // Only a view that is not the seat's turn fails, and a bot is never asked then.
-            return legal[0];
-        };
-        let mut best = legal[0];
-        let mut best_sum = i64::MIN;
-        let mut ties = 0u64;
-        for &(mv, sum, _) in &sums.moves {
-            if !legal.contains(&mv) {
-                continue;
-            }
-            // Every move has the same number of worlds: compare the sums, exactly.
-            if sum > best_sum {
-                (best, best_sum, ties) = (mv, sum, 1);
-            } else if sum == best_sum {
-                ties += 1;
-                if self.rng.below(ties) == 0 {
-                    best = mv;
-                }
-            }
+        match self.horizon {
+            Horizon::Round => self.round_sums(rules, view, legal, seed),
+            Horizon::Hand => self.hand_sums(rules, view, legal, seed),
         }
-        best
+        // Every move has the same number of worlds: compare the sums.
+        let mut best = Best::new(f64::MIN, legal[0]);
+        for (&mv, &sum) in legal.iter().zip(&self.sums) {
+            best.offer(&mut self.rng, sum, mv);
+        }
+        best.choice
     }
 }
 

@@ -631,17 +631,62 @@ fn pimc_beats_greedy_on_duplicate_deals() {
     assert!(mean - ci > 0.0, "pimc vs greedy {mean:.3} ± {ci:.3}");
 }
 
+/// The comma-separated values of the environment variable `name`, else `default`.
+fn env_list<T: Clone>(name: &str, default: &[T], parse: impl Fn(&str) -> T) -> Vec<T> {
+    std::env::var(name).map_or_else(
+        |_| default.to_vec(),
+        |v| v.split(',').map(|x| parse(x.trim())).collect(),
+    )
+}
+
+/// The built-in `pimc` bot against `greedy` and `expert` in each game, 2 players:
+/// `PIMC_DEALS` duplicate deals each (default 300), and the time per PIMC move.
+#[test]
+#[ignore = "a few minutes: cargo test --release --test solve pimc_strength_report -- --ignored --nocapture"]
+fn pimc_strength_report() {
+    let deals = env_list("PIMC_DEALS", &[300], |d| d.parse().unwrap())[0];
+    let games = env_list("PIMC_GAMES", &GAMES, |g| Game::from_name(g).unwrap());
+    let others = env_list("PIMC_AGAINST", &[BotKind::Greedy, BotKind::Expert], |b| {
+        BotKind::from_name(b).unwrap()
+    });
+    for &game in &games {
+        let rules = Rules::profile(game, 2).unwrap();
+        for &other in &others {
+            let t0 = std::time::Instant::now();
+            let (mean, ci) = duplicate(
+                &rules,
+                &|s| BotKind::Pimc.build(s),
+                &|s| other.build(s),
+                deals,
+                5,
+            );
+            eprintln!(
+                "{:8} pimc vs {:6}: {mean:+.3} ± {ci:.3} points per hand ({deals} deals, {:.0} s)",
+                game.name(),
+                other.name(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
 /// How PIMC's margin over `expert` and its time per move change with the number of worlds
 /// (issue 5 asks for this curve): 2-player Scopa, `PIMC_CURVE_DEALS` duplicate deals (default 200).
 #[test]
 #[ignore = "several minutes: cargo test --release --test solve pimc_worlds_curve -- --ignored --nocapture"]
 fn pimc_worlds_curve() {
-    let deals = std::env::var("PIMC_CURVE_DEALS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let rules = Rules::profile(Game::Scopa, 2).unwrap();
-    for worlds in [5u32, 20, 80] {
+    let deals = env_list("PIMC_CURVE_DEALS", &[200], |d| d.parse().unwrap())[0];
+    let worlds_list = env_list("PIMC_CURVE_WORLDS", &[5, 20, 100, 400], |w| {
+        w.parse().unwrap()
+    });
+    let games = env_list("PIMC_GAMES", &[Game::Scopa], |g| {
+        Game::from_name(g).unwrap()
+    });
+    for (game, worlds) in games
+        .into_iter()
+        .flat_map(|g| worlds_list.iter().map(move |&w| (g, w)))
+    {
+        let rules = Rules::profile(game, 2).unwrap();
         let t0 = std::time::Instant::now();
         let (mean, ci) = duplicate(
             &rules,
@@ -653,8 +698,9 @@ fn pimc_worlds_curve() {
         // Each deal is played twice; the PIMC seat makes 18 decisions a hand.
         let per_move = t0.elapsed().as_secs_f64() * 1e3 / (deals as f64 * 2.0 * 18.0);
         eprintln!(
-            "scopa pimc({worlds}) vs expert: {mean:+.3} ± {ci:.3} points per hand ({deals} deals, \
-             {per_move:.2} ms per pimc move)"
+            "{:8} pimc({worlds}) vs expert: {mean:+.3} ± {ci:.3} points per hand ({deals} deals, \
+             {per_move:.2} ms per pimc move)",
+            game.name()
         );
     }
 }

@@ -1,0 +1,326 @@
+//! A search of one complete world to the end of the current round, for the PIMC bot.
+//!
+//! Solving a sampled world to the end of the hand (the [`Solver`](crate::Solver)) treats the
+//! world's stock order as known: a move that sets up a capture of a card the world happens to
+//! deal next scores in that world, though no player could plan for it. This search stops where
+//! the hidden future begins: when the round's last card is played (the next deal comes from the
+//! stock), or after [`max_plies`] plays. There the position is worth its sweeps and declarations
+//! so far plus the expected category points of the piles ([`pile_equity`], the expert's
+//! evaluation). A hand that ends inside the horizon is scored exactly, so the last round of a
+//! 2-player hand, where nothing is hidden, is solved exactly.
+
+use crate::action::{Move, MoveKind};
+use crate::bots::{count_of_value, pile_equity, sweep_scores, sweep_value};
+use crate::cardset::CardSet;
+use crate::state::State;
+use crate::variant::{HAND_SIZE, Rules};
+
+/// The deepest the search goes from a decision: a whole round of three-card hands for 2 players
+/// (6 plays), two turns around the table for 4 (8 of the round's 12 plays, which would cost
+/// thousands of times more), and one turn when the hands are Scopone's nine or ten cards.
+pub fn max_plies(rules: &Rules) -> u32 {
+    let players = u32::from(rules.num_players());
+    if rules.hand_size() > HAND_SIZE {
+        players
+    } else {
+        (2 * players).max(u32::from(HAND_SIZE) * players.min(2))
+    }
+}
+
+/// A depth-limited alpha-beta search from the side of one seat, with its move buffers.
+#[derive(Debug, Default)]
+pub(crate) struct RoundSearch {
+    moves: Vec<Vec<Move>>,
+    nodes: u64,
+    /// The deciding side.
+    me: usize,
+    /// The horizon, in plays from the decision ([`max_plies`]).
+    max_plays: u32,
+    /// The cards the deciding seat cannot see.
+    unseen: CardSet,
+}
+
+impl RoundSearch {
+    /// Positions visited so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The value of each of `moves` (legal in `state`) for the side to move: its points minus
+    /// the other side's at the horizon, counting what is already won this hand.
+    pub(crate) fn move_values(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        moves: &[Move],
+        out: &mut Vec<f32>,
+    ) {
+        out.clear();
+        let seat = state.to_move().expect("a position in play");
+        self.me = Rules::side(seat);
+        self.max_plays = max_plies(rules);
+        self.unseen = !(state.hand(seat) | state.table() | state.pile(0) | state.pile(1));
+        let at = At {
+            left: plays_left_in_round(state),
+            plays: 0,
+            depth: 0,
+        };
+        for &mv in moves {
+            out.push(self.child(rules, state, mv, at, f32::MIN, f32::MAX));
+        }
+    }
+
+    /// The value of playing `mv` in `state`, reached at `at`.
+    fn child(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        mv: Move,
+        at: At,
+        alpha: f32,
+        beta: f32,
+    ) -> f32 {
+        self.nodes += 1;
+        let me = self.me;
+        let mut next = *state;
+        if let Some(score) = next.apply_scored(rules, mv) {
+            return score.points[me] as f32 - score.points[1 - me] as f32;
+        }
+        // A claim plays no card from a hand; a cut decision starts the round.
+        let at = At {
+            left: match mv.kind() {
+                MoveKind::Play => at.left - 1,
+                MoveKind::Claim => at.left,
+                MoveKind::KeepCut | MoveKind::TableCut => plays_left_in_round(&next),
+            },
+            plays: at.plays + u32::from(mv.kind() != MoveKind::Claim),
+            depth: at.depth + 1,
+        };
+        if at.left == 0 || at.plays >= self.max_plays {
+            return self.horizon_value(rules, &next, me);
+        }
+        self.search(rules, &next, at, alpha, beta)
+    }
+
+    /// Alpha-beta over the moves of `state` (not over), from the deciding side's point of view.
+    fn search(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        at: At,
+        mut alpha: f32,
+        mut beta: f32,
+    ) -> f32 {
+        if self.moves.len() <= at.depth {
+            self.moves.resize_with(at.depth + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.moves[at.depth]);
+        state.legal_moves(rules, &mut moves);
+        // Captures of more cards first: they are the likely best replies and cut soonest.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.captures().len()));
+        let maximise = Rules::side(state.to_move().expect("in play")) == self.me;
+        let mut best = if maximise { f32::MIN } else { f32::MAX };
+        for &mv in &moves {
+            let v = self.child(rules, state, mv, at, alpha, beta);
+            if maximise {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[at.depth] = moves;
+        best
+    }
+}
+
+/// Where a search node is: plays left in the round, plays made since the decision (claims are
+/// not plays), and moves made since the decision (the index of its move buffer).
+#[derive(Clone, Copy, Debug)]
+struct At {
+    left: u32,
+    plays: u32,
+    depth: usize,
+}
+
+impl RoundSearch {
+    /// A position at the horizon, for `me`: sweeps and declarations so far, the expected
+    /// category points of the piles, and the chance that the player to move sweeps the table
+    /// (holding, in a fresh hand drawn from the cards the deciding seat has not seen, a card
+    /// that takes it all).
+    fn horizon_value(&self, rules: &Rules, state: &State, me: usize) -> f32 {
+        let diff = |x: [u8; 2]| f32::from(x[me]) - f32::from(x[1 - me]);
+        let v =
+            diff(state.sweeps()) + diff(state.declared()) + pile_equity(rules, state.piles(), me);
+        let table = state.table();
+        let Some(seat) = state.to_move() else {
+            return v;
+        };
+        if table.is_empty() || !sweep_scores(rules, state.cards_left()) {
+            return v;
+        }
+        let Some(value) = sweep_value(rules, rules.total(table)) else {
+            return v;
+        };
+        let pool = self.unseen - table - state.pile(0) - state.pile(1);
+        let p = chance_of_one(
+            pool.len(),
+            count_of_value(rules, pool, value),
+            u32::from(rules.hand_size()),
+        );
+        if Rules::side(seat) == me {
+            v + p
+        } else {
+            v - p
+        }
+    }
+}
+
+/// The chance that `h` cards drawn from `u` hold at least one of `k` given cards.
+fn chance_of_one(u: u32, k: u32, h: u32) -> f32 {
+    let mut none = 1.0f32;
+    for i in 0..h.min(u) {
+        none *= u.saturating_sub(k + i) as f32 / (u - i) as f32;
+    }
+    1.0 - none
+}
+
+/// Plays left in the current round: the cards in every hand.
+fn plays_left_in_round(state: &State) -> u32 {
+    (0..state.num_players()).map(|s| state.hand(s).len()).sum()
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // The search must give exactly the reference values.
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::solve::Solver;
+    use crate::variant::{Game, OptionValue, Options};
+
+    /// A state of random play with at most `left` cards still to play.
+    fn random_position(rules: &Rules, left: u32, rng: &mut Rng) -> Option<State> {
+        let mut moves = Vec::new();
+        let mut state = State::new(rules, rng.next_u64());
+        while state.cards_left() > left {
+            state.legal_moves(rules, &mut moves);
+            state.apply_unchecked(rules, moves[rng.below(moves.len() as u64) as usize]);
+        }
+        (!state.hand_over() && state.to_move().is_some()).then_some(state)
+    }
+
+    /// The value of playing `mv` by plain minimax to the same horizon: no pruning, no order.
+    fn plain(
+        s: &RoundSearch,
+        rules: &Rules,
+        state: &State,
+        mv: Move,
+        left: u32,
+        plays: u32,
+    ) -> f32 {
+        let me = s.me;
+        let mut next = *state;
+        if let Some(score) = next.apply_scored(rules, mv) {
+            return score.points[me] as f32 - score.points[1 - me] as f32;
+        }
+        let play = u32::from(mv.kind() != MoveKind::Claim);
+        let (left, plays) = (left - play, plays + play);
+        if left == 0 || plays >= max_plies(rules) {
+            return s.horizon_value(rules, &next, me);
+        }
+        let mut moves = Vec::new();
+        next.legal_moves(rules, &mut moves);
+        let values = moves
+            .iter()
+            .map(|&m| plain(s, rules, &next, m, left, plays));
+        if Rules::side(next.to_move().unwrap()) == me {
+            values.fold(f32::MIN, f32::max)
+        } else {
+            values.fold(f32::MAX, f32::min)
+        }
+    }
+
+    fn variants() -> Vec<Rules> {
+        let mut optional = Options::new(Game::Escoba, 2);
+        optional
+            .set("compulsory_capture", &OptionValue::Bool(false))
+            .unwrap();
+        optional.set("renuncio", &OptionValue::Bool(true)).unwrap();
+        let mut all: Vec<Rules> = [Game::Scopa, Game::Escoba, Game::Chkobba]
+            .into_iter()
+            .flat_map(|g| [2, 4].map(|p| Rules::profile(g, p).unwrap()))
+            .collect();
+        all.push(Rules::new(optional).unwrap());
+        all
+    }
+
+    #[test]
+    fn the_last_round_of_two_players_is_solved_exactly() {
+        // Nothing is hidden and the round's end is the hand's: the values are the solver's.
+        let mut rng = Rng::new(3);
+        let mut solver = Solver::new(1 << 16);
+        let mut search = RoundSearch::default();
+        let mut moves = Vec::new();
+        let mut values = Vec::new();
+        for rules in variants().iter().filter(|r| r.num_players() == 2) {
+            for _ in 0..200 {
+                let Some(state) = random_position(rules, 6, &mut rng) else {
+                    continue;
+                };
+                state.legal_moves(rules, &mut moves);
+                search.move_values(rules, &state, &moves, &mut values);
+                let exact = solver.solve(rules, &state).unwrap();
+                for (&(mv, want), (&m, &got)) in
+                    exact.move_values.iter().zip(moves.iter().zip(&values))
+                {
+                    assert_eq!(mv, m);
+                    assert_eq!(got, want as f32, "{:?} {mv}", rules.game());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruned_search_equals_plain_minimax() {
+        // Positions anywhere in the hand (the horizon is the round's end or `max_plies`), 2 and
+        // 4 players, optional capture with renuncio claims.
+        let mut rng = Rng::new(5);
+        let mut search = RoundSearch::default();
+        let mut moves = Vec::new();
+        let mut values = Vec::new();
+        for rules in &variants() {
+            for _ in 0..60 {
+                let left = 4 + rng.below(32) as u32;
+                let Some(state) = random_position(rules, left, &mut rng) else {
+                    continue;
+                };
+                state.legal_moves(rules, &mut moves);
+                search.move_values(rules, &state, &moves, &mut values);
+                let left = plays_left_in_round(&state);
+                for (&mv, &got) in moves.iter().zip(&values) {
+                    let want = plain(&search, rules, &state, mv, left, 0);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{:?} {}p {mv}",
+                        rules.game(),
+                        rules.num_players()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chance_of_one_card() {
+        assert_eq!(chance_of_one(10, 0, 3), 0.0);
+        assert_eq!(chance_of_one(10, 10, 3), 1.0);
+        // 1 - (8/10)(7/9)(6/8) = 1 - 336/720.
+        assert!((chance_of_one(10, 2, 3) - (1.0 - 336.0 / 720.0)).abs() < 1e-6);
+        assert_eq!(chance_of_one(0, 0, 3), 0.0);
+    }
+}
