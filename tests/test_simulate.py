@@ -694,3 +694,21 @@ def test_pimc_plays_optional_capture_and_claims() -> None:
     res = cf.simulate(rules, 2, bots=("pimc", "random"), seed=4)
     assert res.points.shape == (2, 2)
     assert (res.points.sum(axis=1) > 0).all()
+
+
+def test_search_bots_take_a_budget_in_their_name() -> None:
+    """``pimc:worlds=N,horizon=round|hand,ms=T`` and ``ismcts:iterations=N,ms=T``: the spec
+    is the player's name, and a bad budget is a clear error naming it."""
+    rules = Rules.scopa()
+    a = cf.simulate(rules, 2, bots=("pimc:worlds=3", "ismcts:iterations=30"), seed=2)
+    b = cf.simulate(rules, 2, bots=("pimc:worlds=3", "ismcts:iterations=30"), seed=2)
+    assert (a.points == b.points).all()
+    t = cf.tournament(rules, ["pimc:worlds=2,horizon=hand", "random"], hands=2, seed=1)
+    assert "pimc:worlds=2,horizon=hand" in str(t)
+    for spec, why in [
+        ("pimc:worlds=0", "worlds must be a whole number from 1, got: 0"),
+        ("greedy:worlds=3", "only pimc and ismcts take a budget"),
+        ("ismcts:depth=3", "unknown budget depth"),
+    ]:
+        with pytest.raises(cf.VariantError, match=why):
+            cf.simulate(rules, 1, bots=(spec, "random"))

@@ -4,7 +4,9 @@
 //!   reached by random play from seeded deals, the table cleared before each (a cold solve);
 //! * `solve/solve/<n>`: `Solver::solve` (every move's exact value) on the same positions;
 //! * `solve/hand`: `Solver::value` of the whole hand from the deal, stock order known;
-//! * `pimc/100w/18`: one decision of `PimcBot` with 100 worlds at 18 plays left.
+//! * `pimc/100w_hand/18`, `pimc/100w_round/18`: one decision of `PimcBot` with 100 worlds at 18
+//!   plays left, each world solved to the end of the hand ([`Horizon::Hand`], the PIMC
+//!   target) or searched to the end of the round (the default, [`Horizon::Round`]).
 //!
 //! Before criterion runs, a plain timing loop times every position (five rounds, keeping each
 //! position's fastest) and prints the median, the 99th percentile and the node counts of each
@@ -16,7 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capturefast_core::{Bot, Game, Move, PimcBot, Rng, Rules, Solver, State};
+use capturefast_core::{Bot, Game, Horizon, Move, PimcBot, Rng, Rules, Solver, State};
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const SEED: u64 = 0x501E_5EED;
@@ -140,7 +142,19 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
     report("value whole hand", &mut times, &nodes);
 
     let states = positions(rules, 18, DECISIONS, SEED ^ 0xB07);
-    let mut bot = PimcBot::new(PIMC_WORLDS, SEED);
+    for (horizon, name) in [(Horizon::Hand, "hand"), (Horizon::Round, "round")] {
+        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, horizon, SEED);
+        let (mut times, nodes) = time_decisions(rules, &mut bot, &states);
+        report(
+            &format!("pimc {PIMC_WORLDS}w 18 left, {name} horizon"),
+            &mut times,
+            &nodes,
+        );
+    }
+}
+
+/// Seconds and search nodes of `bot`'s decision in each of `states`.
+fn time_decisions(rules: &Rules, bot: &mut PimcBot, states: &[State]) -> (Vec<f64>, Vec<u64>) {
     let mut moves = Vec::new();
     let mut times = Vec::new();
     let mut nodes = Vec::new();
@@ -148,7 +162,7 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
     let s = &states[0];
     s.legal_moves(rules, &mut moves);
     black_box(bot.choose(rules, &s.view(s.to_move().expect("in play")), &moves));
-    for s in &states {
+    for s in states {
         s.legal_moves(rules, &mut moves);
         let view = s.view(s.to_move().expect("in play"));
         let n0 = bot.nodes();
@@ -157,7 +171,7 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
         times.push(t0.elapsed().as_secs_f64());
         nodes.push(bot.nodes() - n0);
     }
-    report("pimc 100w 18 left", &mut times, &nodes);
+    (times, nodes)
 }
 
 fn bench_solver(c: &mut Criterion, rules: &Rules, solver: &mut Solver) {
@@ -197,18 +211,21 @@ fn bench_solver(c: &mut Criterion, rules: &Rules, solver: &mut Solver) {
     let mut group = c.benchmark_group("pimc");
     group.sample_size(10);
     let states = positions(rules, 18, DECISIONS, SEED ^ 0xB07);
-    let mut bot = PimcBot::new(PIMC_WORLDS, SEED);
     let mut moves = Vec::new();
-    group.bench_function(BenchmarkId::new(format!("{PIMC_WORLDS}w"), 18), |b| {
-        let mut i = 0usize;
-        b.iter(|| {
-            let s = &states[i % states.len()];
-            i += 1;
-            s.legal_moves(rules, &mut moves);
-            let view = s.view(s.to_move().expect("in play"));
-            bot.choose(rules, &view, &moves)
+    for (horizon, name) in [(Horizon::Hand, "hand"), (Horizon::Round, "round")] {
+        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, horizon, SEED);
+        let id = BenchmarkId::new(format!("{PIMC_WORLDS}w_{name}"), 18);
+        group.bench_function(id, |b| {
+            let mut i = 0usize;
+            b.iter(|| {
+                let s = &states[i % states.len()];
+                i += 1;
+                s.legal_moves(rules, &mut moves);
+                let view = s.view(s.to_move().expect("in play"));
+                bot.choose(rules, &view, &moves)
+            });
         });
-    });
+    }
     group.finish();
 }
 

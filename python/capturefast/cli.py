@@ -238,7 +238,10 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
         default=None,
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
-    s.epilog = f"bots: {names}"
+    s.epilog = (
+        f"bots: {names}; also pimc and ismcts (milliseconds a move), optionally with a "
+        "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, ismcts:iterations=1000,ms=50"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

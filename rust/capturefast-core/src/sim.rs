@@ -30,10 +30,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::action::Move;
-use crate::bots::{Bot, BotKind};
+use crate::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS};
 use crate::error::Error;
+use crate::ismcts::IsmctsBot;
 use crate::rng::Rng;
 use crate::score::HandScore;
+use crate::solve::{Horizon, PimcBot};
 use crate::state::State;
 use crate::variant::Rules;
 
@@ -137,6 +139,71 @@ impl Player {
             name: kind.name().to_string(),
             make: Arc::new(move |seed| kind.build(seed)),
         }
+    }
+
+    /// A built-in bot from its name, with an optional budget after a colon for the search bots:
+    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:ms=20`, `ismcts:iterations=1000`,
+    /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
+    /// machine's speed). The player's name is the spec as given.
+    pub fn parse(spec: &str) -> Result<Player, Error> {
+        let spec = spec.trim();
+        let (name, budget) = spec.split_once(':').unwrap_or((spec, ""));
+        let kind = BotKind::from_name(name.trim())?;
+        if budget.trim().is_empty() {
+            return Ok(Player::builtin(kind));
+        }
+        let bad = |why: &str| Error::Variant(format!("bot `{spec}`: {why}"));
+        let (mut worlds, mut iterations) = (PIMC_WORLDS, ISMCTS_ITERATIONS);
+        let (mut horizon, mut limit) = (Horizon::Round, None);
+        for item in budget.split(',') {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| bad(&format!("expected key=value, got: {item}")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let count = || -> Result<u32, Error> {
+                value.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    bad(&format!(
+                        "{key} must be a whole number from 1, got: {value}"
+                    ))
+                })
+            };
+            match (kind, key) {
+                (BotKind::Pimc, "worlds") => worlds = count()?,
+                (BotKind::Pimc, "horizon") => {
+                    horizon = match value {
+                        "round" => Horizon::Round,
+                        "hand" => Horizon::Hand,
+                        _ => return Err(bad(&format!("horizon is round or hand, got: {value}"))),
+                    };
+                }
+                (BotKind::Ismcts, "iterations") => iterations = count()?,
+                (BotKind::Pimc | BotKind::Ismcts, "ms") => {
+                    limit = Some(Duration::from_millis(u64::from(count()?)));
+                }
+                (BotKind::Pimc, _) => {
+                    return Err(bad(&format!(
+                        "unknown budget {key} (pimc takes worlds, horizon, ms)"
+                    )));
+                }
+                (BotKind::Ismcts, _) => {
+                    return Err(bad(&format!(
+                        "unknown budget {key} (ismcts takes iterations, ms)"
+                    )));
+                }
+                _ => return Err(bad("only pimc and ismcts take a budget")),
+            }
+        }
+        let make = move |seed| -> Box<dyn Bot> {
+            match (kind, limit) {
+                (BotKind::Pimc, None) => Box::new(PimcBot::with_horizon(worlds, horizon, seed)),
+                (BotKind::Pimc, Some(l)) => {
+                    Box::new(PimcBot::with_horizon(worlds, horizon, seed).with_time_limit(l))
+                }
+                (_, None) => Box::new(IsmctsBot::new(iterations, seed)),
+                (_, Some(l)) => Box::new(IsmctsBot::new(iterations, seed).with_time_limit(l)),
+            }
+        };
+        Ok(Player::custom(spec, make))
     }
 
     /// Any bot, built by `make` from a seed.
@@ -1013,5 +1080,77 @@ mod tests {
             e.to_string(),
             format!("matches must be from 1 to {MAX_ITEMS}, got: 0")
         );
+    }
+
+    #[test]
+    fn players_parse_names_and_budgets() {
+        for spec in [
+            "random",
+            "pimc",
+            "pimc:worlds=5",
+            "pimc:worlds=5, horizon=hand",
+            "pimc:ms=20",
+            "ismcts:iterations=10,ms=5",
+        ] {
+            assert_eq!(Player::parse(&format!(" {spec} ")).unwrap().name(), spec);
+        }
+        for (spec, why) in [
+            ("pimcx", "unknown bot"),
+            ("greedy:worlds=3", "only pimc and ismcts take a budget"),
+            (
+                "pimc:worlds=0",
+                "worlds must be a whole number from 1, got: 0",
+            ),
+            ("pimc:worlds=many", "got: many"),
+            (
+                "pimc:iterations=3",
+                "unknown budget iterations (pimc takes worlds, horizon, ms)",
+            ),
+            (
+                "ismcts:worlds=3",
+                "unknown budget worlds (ismcts takes iterations, ms)",
+            ),
+            ("pimc:horizon=match", "horizon is round or hand, got: match"),
+            ("pimc:worlds", "expected key=value, got: worlds"),
+        ] {
+            let e = Player::parse(spec).unwrap_err().to_string();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_parsed_budget_is_the_bot_built_with_it() {
+        // The same decisions as the bot built directly with that budget, on positions of a
+        // random Escoba hand.
+        let rules = Rules::profile(Game::Escoba, 2).unwrap();
+        let mut moves = Vec::new();
+        let mut state = State::new(&rules, 9);
+        let mut direct: Vec<Box<dyn Bot>> = vec![
+            Box::new(PimcBot::with_horizon(3, Horizon::Hand, 1)),
+            Box::new(PimcBot::new(2, 1)),
+            Box::new(IsmctsBot::new(25, 1)),
+        ];
+        let mut parsed: Vec<Box<dyn Bot>> = [
+            "pimc:worlds=3,horizon=hand",
+            "pimc:worlds=2",
+            "ismcts:iterations=25",
+        ]
+        .iter()
+        .map(|s| Player::parse(s).unwrap().build(1))
+        .collect();
+        let mut rng = Rng::new(4);
+        while !state.hand_over() {
+            state.legal_moves(&rules, &mut moves);
+            let view = state.view(state.to_move().unwrap());
+            if state.cards_left() <= 24 {
+                for (a, b) in direct.iter_mut().zip(&mut parsed) {
+                    assert_eq!(
+                        a.choose(&rules, &view, &moves),
+                        b.choose(&rules, &view, &moves)
+                    );
+                }
+            }
+            state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+        }
     }
 }

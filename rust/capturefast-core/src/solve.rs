@@ -62,7 +62,10 @@
 //! # Hidden information
 //! [`determinize`] deals the cards a seat cannot see into the other hands and the stock
 //! uniformly at random; [`analyze`] averages exact move values over such worlds (perfect
-//! information Monte Carlo), and [`PimcBot`] plays the move with the best mean.
+//! information Monte Carlo), and [`PimcBot`] plays the move with the best mean, searching each
+//! world to the end of the round by default ([`Horizon`], `horizon.rs`) or solving it here.
+
+use std::time::{Duration, Instant};
 
 use crate::action::{Move, MoveKind};
 use crate::bots::{Best, Bot};
@@ -1367,6 +1370,7 @@ pub enum Horizon {
 pub struct PimcBot {
     worlds: u32,
     horizon: Horizon,
+    time_limit: Option<Duration>,
     rng: Rng,
     solver: Option<Solver>,
     round: crate::horizon::RoundSearch,
@@ -1386,6 +1390,7 @@ impl PimcBot {
         PimcBot {
             worlds: worlds.max(1),
             horizon,
+            time_limit: None,
             rng: Rng::new(seed),
             solver: None,
             round: crate::horizon::RoundSearch::default(),
@@ -1399,38 +1404,58 @@ impl PimcBot {
         self.solver.as_ref().map_or(0, Solver::nodes) + self.round.nodes()
     }
 
-    /// The summed value of each of `legal` over the worlds, searched to the round's end.
-    fn round_sums(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
+    /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
+    /// least one is searched). A time limit makes the choices depend on the machine's speed.
+    pub fn with_time_limit(mut self, limit: Duration) -> PimcBot {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// Sums each move of `legal` over the worlds drawn from `seed`, each searched to the bot's
+    /// horizon: every world of the budget, or those that fit in the time limit.
+    fn sum_worlds(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
         self.sums.clear();
         self.sums.resize(legal.len(), 0.0);
         let mut rng = Rng::new(seed);
         let worlds = if is_open(view) { 1 } else { self.worlds };
-        for _ in 0..worlds {
+        let start = Instant::now();
+        for w in 0..worlds {
+            if w > 0
+                && self
+                    .time_limit
+                    .is_some_and(|limit| start.elapsed() >= limit)
+            {
+                break;
+            }
+            // Only a view that is not the seat's turn fails, and a bot is never asked then.
             let Ok(world) = determinize(rules, view, &mut rng) else {
                 return;
             };
-            self.round
-                .move_values(rules, &world, legal, &mut self.values);
+            match self.horizon {
+                Horizon::Round => self
+                    .round
+                    .move_values(rules, &world, legal, &mut self.values),
+                Horizon::Hand => {
+                    let solver = self
+                        .solver
+                        .get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES));
+                    if worlds > 1 {
+                        // Worlds share almost no positions: each gets the whole table.
+                        solver.clear();
+                    }
+                    let Ok(sol) = solver.solve(rules, &world) else {
+                        return;
+                    };
+                    // The seat's legal moves are the same in every world.
+                    self.values.clear();
+                    self.values.extend(legal.iter().map(|mv| {
+                        let found = sol.move_values.iter().find(|m| m.0 == *mv);
+                        found.map_or(0.0, |&(_, v)| v as f32)
+                    }));
+                }
+            }
             for (s, &v) in self.sums.iter_mut().zip(&self.values) {
                 *s += f64::from(v);
-            }
-        }
-    }
-
-    /// The summed exact value of each of `legal` over the worlds, solved to the hand's end.
-    fn hand_sums(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
-        self.sums.clear();
-        self.sums.resize(legal.len(), 0.0);
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES));
-        let Ok(sums) = world_sums(rules, view, self.worlds, seed, solver) else {
-            // Only a view that is not the seat's turn fails, and a bot is never asked then.
-            return;
-        };
-        for (s, mv) in self.sums.iter_mut().zip(legal) {
-            if let Some(&(_, sum, _)) = sums.moves.iter().find(|m| m.0 == *mv) {
-                *s = sum as f64;
             }
         }
     }
@@ -1442,10 +1467,7 @@ impl Bot for PimcBot {
             return legal[0];
         }
         let seed = self.rng.next_u64();
-        match self.horizon {
-            Horizon::Round => self.round_sums(rules, view, legal, seed),
-            Horizon::Hand => self.hand_sums(rules, view, legal, seed),
-        }
+        self.sum_worlds(rules, view, legal, seed);
         // Every move has the same number of worlds: compare the sums.
         let mut best = Best::new(f64::MIN, legal[0]);
         for (&mv, &sum) in legal.iter().zip(&self.sums) {

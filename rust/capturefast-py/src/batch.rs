@@ -170,8 +170,7 @@ fn player(
 ) -> PyResult<(Player, bool)> {
     let py = bot.py();
     if let Ok(name) = bot.cast::<PyString>() {
-        let kind = core(BotKind::from_name(name.to_str()?))?;
-        return Ok((Player::builtin(kind), false));
+        return Ok((core(Player::parse(name.to_str()?))?, false));
     }
     if !bot.hasattr(intern!(py, "choose"))? {
         return Err(PyTypeError::new_err(format!(
