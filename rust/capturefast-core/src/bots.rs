@@ -1,7 +1,8 @@
 //! Bots: players that choose a move from what their seat can see.
 //!
-//! A bot gets the seat's [`View`] and the legal moves (which the view determines), never the
-//! [`State`](crate::State): hidden cards cannot leak into its choice. A bot built with a seed is
+//! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
+//! the legal moves (which the view determines), never the [`State`](crate::State): hidden cards
+//! cannot leak into its choice. A bot built with a seed is
 //! deterministic: its random draws only break ties, and they come from its own [`Rng`].
 //!
 //! - [`RandomBot`], [`RandomCardBot`]: uniform baselines.
@@ -19,15 +20,16 @@ use crate::capture::TableIndex;
 use crate::card::{Card, NUM_SUITS, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::observe::View;
+use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::score::PRIMIERA_POINTS;
 use crate::variant::{CaptureMode, LastPlaySweep, PrimeCategory, Rules};
 
 /// A player.
 pub trait Bot: Send {
-    /// Chooses one of `legal` (never empty) for the seat of `view`.
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move;
+    /// Chooses one of `legal` (never empty) for the seat of `view`. A bot that needs what the
+    /// seat sees calls [`LazyView::get`]; one that chooses from `legal` alone never builds it.
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move;
 }
 
 /// The built-in bots.
@@ -131,7 +133,7 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
-    fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         legal[self.rng.below(legal.len() as u64) as usize]
     }
 }
@@ -153,7 +155,7 @@ impl RandomCardBot {
 }
 
 impl Bot for RandomCardBot {
-    fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         // Legal moves are grouped by card (sorted by kind, then card): count the groups.
         let mut cards = legal.chunk_by(|a, b| a.card() == b.card() && a.kind() == b.kind());
         let n = cards.clone().count();
@@ -338,10 +340,11 @@ fn trail_cost(card: Card) -> i32 {
 const NIBBLE_LEN: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
 impl Bot for GreedyBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
         }
+        let view = &view.get();
         let left = cards_left(view);
         let my_sweep = sweep_scores(rules, left);
         // After this play `left - 1` cards remain; the next player is always an opponent.
@@ -450,10 +453,11 @@ impl ExpertBot {
 }
 
 impl Bot for ExpertBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
         }
+        let view = &view.get();
         if view.num_players == 2 && view.stock_size == 0 {
             return Endgame::new(rules, view).choose(&mut self.rng, legal);
         }
@@ -1023,7 +1027,7 @@ mod tests {
                 legal.push(Move::play(card, CardSet::EMPTY));
             }
         }
-        bot.choose(rules, view, &legal).to_string()
+        bot.choose(rules, &LazyView::from(view), &legal).to_string()
     }
 
     const NONE: [&[&str]; 2] = [&[], &[]];
@@ -1045,7 +1049,7 @@ mod tests {
             let want = if keep { legal[0] } else { legal[1] };
             for kind in [BotKind::Greedy, BotKind::Expert] {
                 assert_eq!(
-                    kind.build(3).choose(&rules, &v, &legal),
+                    kind.build(3).choose(&rules, &LazyView::from(&v), &legal),
                     want,
                     "{kind:?} {card}"
                 );
@@ -1158,7 +1162,7 @@ mod tests {
                     s.legal_moves(&rules, &mut moves);
                     let v = s.view(s.to_move().unwrap());
                     let mv = if rng.below(2) == 0 {
-                        greedy.choose(&rules, &v, &moves)
+                        greedy.choose(&rules, &LazyView::from(&v), &moves)
                     } else {
                         moves[rng.below(moves.len() as u64) as usize]
                     };
@@ -1171,7 +1175,7 @@ mod tests {
                 let eg = Endgame::new(&rules, &v);
                 let best = brute(&rules, &s, me);
                 assert_eq!(eg.solve(&eg.root), best, "{game:?} seed {seed}");
-                let mv = ExpertBot::new(seed).choose(&rules, &v, &moves);
+                let mv = ExpertBot::new(seed).choose(&rules, &LazyView::from(&v), &moves);
                 let mut c = s;
                 c.apply_unchecked(&rules, mv);
                 assert_eq!(brute(&rules, &c, me), best, "{game:?} seed {seed}: {mv}");

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use crate::action::Move;
 use crate::bots::{Bot, BotKind};
 use crate::error::Error;
+use crate::observe::LazyView;
 use crate::rng::Rng;
 use crate::score::HandScore;
 use crate::state::State;
@@ -564,7 +565,7 @@ fn play_hand(
             .to_move()
             .expect("a hand being played has a seat to move");
         state.legal_moves(rules, moves);
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), moves);
+        let mv = bots[usize::from(seat)].choose(rules, &LazyView::new(state, seat), moves);
         // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug.
         assert!(
             moves.contains(&mv),
@@ -829,7 +830,6 @@ fn run_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observe::View;
     use crate::variant::Game;
 
     fn bots(names: &[&str]) -> Vec<Player> {
@@ -969,7 +969,7 @@ mod tests {
     }
 
     impl Bot for Broken {
-        fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+        fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
             self.calls += 1;
             if self.breaks && self.calls > 30 {
                 Move::cut(legal[0].card(), true)

@@ -70,7 +70,7 @@ use crate::capture::TableIndex;
 use crate::card::{Card, NUM_CARDS, Rank};
 use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::observe::View;
+use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::state::{Phase, Position, State};
 use crate::variant::{
@@ -1376,10 +1376,11 @@ impl PimcBot {
 }
 
 impl Bot for PimcBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if legal.len() == 1 {
             return legal[0];
         }
+        let view = &view.get();
         let seed = self.rng.next_u64();
         let solver = self
             .solver
