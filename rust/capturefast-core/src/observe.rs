@@ -58,8 +58,11 @@ impl State {
         let cut_card = self.cut_card().filter(|_| self.to_move() == Some(seat));
         let seen = hand | self.table() | self.pile(0) | self.pile(1);
         let seen = cut_card.map_or(seen, |c| seen | CardSet::single(c));
-        // Seats beyond the players hold no cards.
-        let hand_sizes = std::array::from_fn(|s| self.hand(s as u8).len() as u8);
+        // Seats beyond the players hold no cards: zero without counting them.
+        let hand_sizes = std::array::from_fn(|s| {
+            let s = s as u8;
+            if s < n { self.hand(s).len() as u8 } else { 0 }
+        });
         View {
             seat,
             num_players: n,
