@@ -377,6 +377,9 @@ fn suit_bests(set: CardSet) -> u32 {
         let nibble = (set.0 >> (4 * rank)) & 0xF & !found;
         best |= SPREAD[nibble as usize] * u32::from(PRIMIERA_POINTS[rank]);
         found |= nibble;
+        if found == 0xF {
+            break;
+        }
     }
     best
 }
