@@ -18,7 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capturefast_core::{Bot, Game, Horizon, Move, PimcBot, Rng, Rules, Solver, State};
+use capturefast_core::{Bot, Game, Horizon, LazyView, Move, PimcBot, Rng, Rules, Solver, State};
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const SEED: u64 = 0x501E_5EED;
@@ -161,13 +161,17 @@ fn time_decisions(rules: &Rules, bot: &mut PimcBot, states: &[State]) -> (Vec<f6
     // A first decision allocates the bot's table: not timed.
     let s = &states[0];
     s.legal_moves(rules, &mut moves);
-    black_box(bot.choose(rules, &s.view(s.to_move().expect("in play")), &moves));
+    black_box(bot.choose(
+        rules,
+        &LazyView::new(s, s.to_move().expect("in play")),
+        &moves,
+    ));
     for s in states {
         s.legal_moves(rules, &mut moves);
         let view = s.view(s.to_move().expect("in play"));
         let n0 = bot.nodes();
         let t0 = Instant::now();
-        black_box(bot.choose(rules, &view, &moves));
+        black_box(bot.choose(rules, &LazyView::from(&view), &moves));
         times.push(t0.elapsed().as_secs_f64());
         nodes.push(bot.nodes() - n0);
     }
@@ -222,7 +226,7 @@ fn bench_solver(c: &mut Criterion, rules: &Rules, solver: &mut Solver) {
                 i += 1;
                 s.legal_moves(rules, &mut moves);
                 let view = s.view(s.to_move().expect("in play"));
-                bot.choose(rules, &view, &moves)
+                bot.choose(rules, &LazyView::from(&view), &moves)
             });
         });
     }

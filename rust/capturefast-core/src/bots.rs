@@ -1,7 +1,8 @@
 //! Bots: players that choose a move from what their seat can see.
 //!
-//! A bot gets the seat's [`View`] and the legal moves (which the view determines), never the
-//! [`State`](crate::State): hidden cards cannot leak into its choice. A bot built with a seed is
+//! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
+//! the legal moves (which the view determines), never the [`State`](crate::State): hidden cards
+//! cannot leak into its choice. A bot built with a seed is
 //! deterministic: its random draws only break ties, and they come from its own [`Rng`].
 //!
 //! - [`RandomBot`], [`RandomCardBot`]: uniform baselines.
@@ -16,18 +17,19 @@
 
 use crate::action::{Move, MoveKind};
 use crate::capture::TableIndex;
-use crate::card::{Card, NUM_SUITS, Rank, Suit};
+use crate::card::{Card, NUM_CARDS, NUM_SUITS, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::observe::View;
+use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::score::PRIMIERA_POINTS;
 use crate::variant::{CaptureMode, LastPlaySweep, PrimeCategory, Rules};
 
 /// A player.
 pub trait Bot: Send {
-    /// Chooses one of `legal` (never empty) for the seat of `view`.
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move;
+    /// Chooses one of `legal` (never empty) for the seat of `view`. A bot that needs what the
+    /// seat sees calls [`LazyView::get`]; one that chooses from `legal` alone never builds it.
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move;
 }
 
 /// The built-in bots.
@@ -131,7 +133,7 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
-    fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         legal[self.rng.below(legal.len() as u64) as usize]
     }
 }
@@ -153,7 +155,7 @@ impl RandomCardBot {
 }
 
 impl Bot for RandomCardBot {
-    fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         // Legal moves are grouped by card (sorted by kind, then card): count the groups.
         let mut cards = legal.chunk_by(|a, b| a.card() == b.card() && a.kind() == b.kind());
         let n = cards.clone().count();
@@ -264,23 +266,6 @@ pub(crate) fn count_of_value(rules: &Rules, set: CardSet, v: u8) -> u32 {
     u32::from(NIBBLE_LEN[((set.0 & rank.0) >> shift) as usize & 0xF])
 }
 
-/// Primiera points of the best card of each suit in `set` (0 for a missing suit).
-fn suit_bests(set: CardSet) -> [u16; NUM_SUITS] {
-    let mut best = [0u16; NUM_SUITS];
-    for (suit, b) in best.iter_mut().enumerate() {
-        // Bit 4r is set iff the suit's card of rank r is in the set.
-        let ranks = (set.0 >> suit) & 0x11_1111_1111;
-        if ranks == 0 {
-            continue;
-        }
-        // Ranks in decreasing primiera value: the first one present is the best.
-        if let Some(&r) = PRIMIERA_ORDER.iter().find(|&&r| ranks >> (4 * r) & 1 != 0) {
-            *b = PRIMIERA_POINTS[r];
-        }
-    }
-    best
-}
-
 fn is_coin(card: Card) -> bool {
     CardSet::COINS.contains(card)
 }
@@ -295,6 +280,9 @@ fn is_coin(card: Card) -> bool {
 /// up to 100 for leaving a table that one card sweeps, 30 per unseen card of that value (the
 /// next player may hold it). A trail also loses the worth of the trailed card, so low,
 /// non-coin cards are trailed first. Exact ties are broken by the bot's seeded generator.
+///
+/// Every weight of a single card is a constant table by card id, so scoring a move costs a few
+/// additions per card taken; a forced move is played without reading the view.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: Rng,
@@ -308,6 +296,102 @@ const G_RISK_PER_CARD: i32 = 30;
 const G_BERMILA_SEVEN: i32 = 30;
 const G_BERMILA_SIX: i32 = 12;
 
+/// Per-card weights of the greedy bot, by card id.
+struct GreedyTables {
+    /// What taking the card earns, primiera aside: a card, a coin, the seven of coins.
+    taken: [i32; NUM_CARDS],
+    /// The same plus the card's bermila material (a seven or a six).
+    taken_bermila: [i32; NUM_CARDS],
+    /// What trailing the card gives away: coins, the seven of coins, primiera / bermila
+    /// material.
+    trail_cost: [i32; NUM_CARDS],
+    /// The card's primiera points ([`PRIMIERA_POINTS`] of its rank).
+    primiera: [u8; NUM_CARDS],
+}
+
+const GREEDY: GreedyTables = {
+    let sevens = CardSet::rank(Rank::SEVEN.index()).bits();
+    let sixes = CardSet::rank(Rank::SIX.index()).bits();
+    let mut t = GreedyTables {
+        taken: [0; NUM_CARDS],
+        taken_bermila: [0; NUM_CARDS],
+        trail_cost: [0; NUM_CARDS],
+        primiera: [0; NUM_CARDS],
+    };
+    let mut id = 0;
+    while id < NUM_CARDS {
+        let coin = CardSet::COINS.bits() >> id & 1 != 0;
+        let seven = sevens >> id & 1 != 0;
+        let six = sixes >> id & 1 != 0;
+        let settebello = id == Card::SEVEN_OF_COINS.id() as usize;
+        let mut taken = G_CARD;
+        let mut cost = 0;
+        if coin {
+            taken += G_COIN;
+            cost += 10;
+        }
+        if settebello {
+            taken += G_SEVEN_OF_COINS;
+            cost += 50;
+        }
+        t.taken[id] = taken;
+        if seven {
+            taken += G_BERMILA_SEVEN;
+            cost += 15;
+        } else if six {
+            taken += G_BERMILA_SIX;
+            cost += 8;
+        }
+        t.taken_bermila[id] = taken;
+        t.trail_cost[id] = cost;
+        t.primiera[id] = PRIMIERA_POINTS[id / NUM_SUITS] as u8;
+        id += 1;
+    }
+    t
+};
+
+/// Primiera points of the best card of each suit in `set` (0 for a missing suit), one byte per
+/// suit (suit `s` in bits `8s..8s + 8`).
+fn suit_bests(set: CardSet) -> u32 {
+    /// One bit per suit of a rank nibble, spread to the low bit of the suit's byte.
+    const SPREAD: [u32; 16] = {
+        let mut t = [0u32; 16];
+        let mut nibble = 0;
+        while nibble < 16 {
+            let mut suit = 0;
+            while suit < NUM_SUITS {
+                if nibble >> suit & 1 != 0 {
+                    t[nibble] |= 1 << (8 * suit);
+                }
+                suit += 1;
+            }
+            nibble += 1;
+        }
+        t
+    };
+    let mut best = 0u32;
+    // Suits whose best card is known.
+    let mut found = 0u64;
+    // Ranks in decreasing primiera value: the first one present in a suit is its best.
+    for &rank in &PRIMIERA_ORDER {
+        let nibble = (set.0 >> (4 * rank)) & 0xF & !found;
+        best |= SPREAD[nibble as usize] * u32::from(PRIMIERA_POINTS[rank]);
+        found |= nibble;
+        if found == 0xF {
+            break;
+        }
+    }
+    best
+}
+
+/// The sum of the four bytes of `x` (each below 64, so no byte overflows).
+fn byte_sum(x: u32) -> i32 {
+    (x.wrapping_mul(0x0101_0101) >> 24) as i32
+}
+
+/// Popcount of a 4-bit rank nibble: the cards of one rank in a set.
+const NIBBLE_LEN: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
 impl GreedyBot {
     /// A greedy bot drawing from `seed` (for tie-breaks).
     pub fn new(seed: u64) -> GreedyBot {
@@ -317,36 +401,27 @@ impl GreedyBot {
     }
 }
 
-/// What a trailed card gives away: coins, the seven of coins, and primiera / bermila material.
-fn trail_cost(card: Card) -> i32 {
-    let mut c = 0;
-    if is_coin(card) {
-        c += 10;
-    }
-    if card == Card::SEVEN_OF_COINS {
-        c += 50;
-    }
-    if card.rank() == Rank::SEVEN {
-        c += 15;
-    } else if card.rank() == Rank::SIX {
-        c += 8;
-    }
-    c
-}
-
-/// Popcount of a 4-bit rank nibble: the cards of one rank in a set.
-const NIBBLE_LEN: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
-
 impl Bot for GreedyBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
         }
+        if let [only] = legal {
+            // Scoring one move would draw nothing: it is the choice.
+            return *only;
+        }
+        let view = &view.get();
         let left = cards_left(view);
         let my_sweep = sweep_scores(rules, left);
         // After this play `left - 1` cards remain; the next player is always an opponent.
         let risk_on = left > 1 && sweep_scores(rules, left - 1);
         let primiera = rules.prime_category() == PrimeCategory::Primiera;
+        let taken_weight = if primiera {
+            &GREEDY.taken
+        } else {
+            &GREEDY.taken_bermila
+        };
+        let values = rules.values();
         let table = view.table;
         let table_total = rules.total(table);
         // The penalty for leaving a non-empty table totalling `total`.
@@ -359,49 +434,45 @@ impl Bot for GreedyBot {
                 (G_RISK_PER_CARD * out).min(G_SWEEP)
             })
         };
-        // The side's best primiera card per suit, read only if some move captures.
-        let mut best_per_suit: Option<[u16; NUM_SUITS]> = None;
+        // The side's best primiera card per suit (a byte each), read only if some move captures.
+        let mut pile_bests: Option<u32> = None;
         let mut best = Best::new(i32::MIN, legal[0]);
         for &mv in legal {
             let card = mv.card();
             let caps = mv.captures();
             let score = if caps.is_empty() {
-                let rest_total = table_total + u32::from(rules.value(card));
-                -trail_cost(card) - risk(rest_total)
+                let rest_total = table_total + u32::from(values[card.index()]);
+                -GREEDY.trail_cost[card.index()] - risk(rest_total)
             } else {
                 let taken = caps | CardSet::single(card);
-                // A capture takes exactly the played card's value (S7, K9), or 15 with it (E7).
-                let v = u32::from(rules.value(card));
-                let caps_total = match rules.capture_mode() {
-                    CaptureMode::EqualThenSum => v,
-                    CaptureMode::Fifteen => 15 - v,
-                    CaptureMode::MatchOrFifteen => rules.total(caps),
-                };
-                let mut s =
-                    G_CARD * taken.len() as i32 + G_COIN * (taken & CardSet::COINS).len() as i32;
-                if taken.contains(Card::SEVEN_OF_COINS) {
-                    s += G_SEVEN_OF_COINS;
-                }
+                let mut s = 0;
                 if primiera {
-                    let have = *best_per_suit
+                    let have = *pile_bests
                         .get_or_insert_with(|| suit_bests(view.piles[Rules::side(view.seat)]));
-                    // The best new card per suit among the few taken, against the pile's best.
-                    let mut gained = [0u16; NUM_SUITS];
+                    // The pile's best per suit raised by the few cards taken: the primiera
+                    // points gained are the rise of the sum.
+                    let mut bests = have.to_le_bytes();
                     for c in taken {
-                        let g = &mut gained[c.suit() as usize];
-                        *g = (*g).max(PRIMIERA_POINTS[c.rank().index()]);
+                        s += taken_weight[c.index()];
+                        let b = &mut bests[c.index() % NUM_SUITS];
+                        *b = (*b).max(GREEDY.primiera[c.index()]);
                     }
-                    let up: i32 = (0..NUM_SUITS)
-                        .map(|s| i32::from(gained[s].saturating_sub(have[s])))
-                        .sum();
+                    let up = byte_sum(u32::from_le_bytes(bests)) - byte_sum(have);
                     s += up * 3 / 2;
                 } else {
-                    let nibble =
-                        |r: Rank| NIBBLE_LEN[((taken.0 >> (4 * r.index())) & 0xF) as usize];
-                    s += G_BERMILA_SEVEN * i32::from(nibble(Rank::SEVEN))
-                        + G_BERMILA_SIX * i32::from(nibble(Rank::SIX));
+                    for c in taken {
+                        s += taken_weight[c.index()];
+                    }
                 }
                 if caps != table {
+                    // A capture takes exactly the played card's value (S7, K9), or 15 with it
+                    // (E7).
+                    let v = u32::from(values[card.index()]);
+                    let caps_total = match rules.capture_mode() {
+                        CaptureMode::EqualThenSum => v,
+                        CaptureMode::Fifteen => 15 - v,
+                        CaptureMode::MatchOrFifteen => rules.total(caps),
+                    };
                     s -= risk(table_total - caps_total);
                 } else if my_sweep {
                     s += G_SWEEP;
@@ -450,10 +521,11 @@ impl ExpertBot {
 }
 
 impl Bot for ExpertBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
         }
+        let view = &view.get();
         if view.num_players == 2 && view.stock_size == 0 {
             return Endgame::new(rules, view).choose(&mut self.rng, legal);
         }
@@ -1025,7 +1097,7 @@ mod tests {
                 legal.push(Move::play(card, CardSet::EMPTY));
             }
         }
-        bot.choose(rules, view, &legal).to_string()
+        bot.choose(rules, &LazyView::from(view), &legal).to_string()
     }
 
     const NONE: [&[&str]; 2] = [&[], &[]];
@@ -1047,7 +1119,7 @@ mod tests {
             let want = if keep { legal[0] } else { legal[1] };
             for kind in [BotKind::Greedy, BotKind::Expert] {
                 assert_eq!(
-                    kind.build(3).choose(&rules, &v, &legal),
+                    kind.build(3).choose(&rules, &LazyView::from(&v), &legal),
                     want,
                     "{kind:?} {card}"
                 );
@@ -1073,6 +1145,41 @@ mod tests {
 
     fn sweep_value_of(rules: &Rules, table: CardSet) -> Option<u8> {
         sweep_value(rules, rules.total(table))
+    }
+
+    #[test]
+    fn greedy_tables_match_the_card_weights() {
+        let mut rng = Rng::new(9);
+        for _ in 0..500 {
+            let set = CardSet(rng.next_u64() & CardSet::FULL.0);
+            let bests = suit_bests(set).to_le_bytes();
+            for (suit, &b) in bests.iter().enumerate() {
+                let want = (set & CardSet::suit(suit))
+                    .into_iter()
+                    .map(|c| PRIMIERA_POINTS[c.rank().index()])
+                    .max()
+                    .unwrap_or(0);
+                assert_eq!(u16::from(b), want, "{set:?} suit {suit}");
+            }
+        }
+        for c in Card::all() {
+            let coin = i32::from(is_coin(c));
+            let settebello = i32::from(c == Card::SEVEN_OF_COINS);
+            let (seven, six) = (c.rank() == Rank::SEVEN, c.rank() == Rank::SIX);
+            let taken = G_CARD + G_COIN * coin + G_SEVEN_OF_COINS * settebello;
+            let material = if seven {
+                G_BERMILA_SEVEN
+            } else if six {
+                G_BERMILA_SIX
+            } else {
+                0
+            };
+            let cost =
+                10 * coin + 50 * settebello + [0, 8, 15][usize::from(six) + 2 * usize::from(seven)];
+            assert_eq!(GREEDY.taken[c.index()], taken, "{c}");
+            assert_eq!(GREEDY.taken_bermila[c.index()], taken + material, "{c}");
+            assert_eq!(GREEDY.trail_cost[c.index()], cost, "{c}");
+        }
     }
 
     #[test]
@@ -1160,7 +1267,7 @@ mod tests {
                     s.legal_moves(&rules, &mut moves);
                     let v = s.view(s.to_move().unwrap());
                     let mv = if rng.below(2) == 0 {
-                        greedy.choose(&rules, &v, &moves)
+                        greedy.choose(&rules, &LazyView::from(&v), &moves)
                     } else {
                         moves[rng.below(moves.len() as u64) as usize]
                     };
@@ -1173,7 +1280,7 @@ mod tests {
                 let eg = Endgame::new(&rules, &v);
                 let best = brute(&rules, &s, me);
                 assert_eq!(eg.solve(&eg.root), best, "{game:?} seed {seed}");
-                let mv = ExpertBot::new(seed).choose(&rules, &v, &moves);
+                let mv = ExpertBot::new(seed).choose(&rules, &LazyView::from(&v), &moves);
                 let mut c = s;
                 c.apply_unchecked(&rules, mv);
                 assert_eq!(brute(&rules, &c, me), best, "{game:?} seed {seed}: {mv}");

@@ -71,8 +71,8 @@ impl Rank {
     }
 
     /// The index in `A 2 3 4 5 6 7 J Q K`.
-    pub fn index(self) -> usize {
-        usize::from(self.0)
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 
     /// The rank's character: `A 2 3 4 5 6 7 J Q K`.

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::action::{Move, MoveKind};
 use crate::bots::Bot;
-use crate::observe::View;
+use crate::observe::LazyView;
 use crate::rng::Rng;
 use crate::solve::determinize;
 use crate::state::State;
@@ -258,10 +258,11 @@ fn hand_value(rules: &Rules, state: &State, side: usize) -> f64 {
 }
 
 impl Bot for IsmctsBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if legal.len() == 1 {
             return legal[0];
         }
+        let view = &view.get();
         let root_side = Rules::side(view.seat);
         self.nodes.clear();
         self.nodes.push(Node::new(legal[0]));

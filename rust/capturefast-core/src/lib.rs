@@ -32,7 +32,7 @@ pub use card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
 pub use error::Error;
 pub use ismcts::IsmctsBot;
-pub use observe::View;
+pub use observe::{LazyView, View};
 pub use rng::Rng;
 pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
 pub use solve::{

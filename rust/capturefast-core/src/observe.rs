@@ -2,6 +2,10 @@
 //! when it was taken), sweeps, scores, the hand sizes and stock size, and a cut card it was shown.
 //! Nothing else: the other hands and the stock order are hidden, and only their union,
 //! [`View::unseen`], is known.
+//!
+//! A [`LazyView`] is how a bot is handed its view: it builds the [`View`] on first use, so a bot
+//! that never reads it (the uniform baselines) costs the simulation no view at all. It exposes
+//! nothing but that view.
 
 use crate::card::Card;
 use crate::cardset::CardSet;
@@ -54,8 +58,11 @@ impl State {
         let cut_card = self.cut_card().filter(|_| self.to_move() == Some(seat));
         let seen = hand | self.table() | self.pile(0) | self.pile(1);
         let seen = cut_card.map_or(seen, |c| seen | CardSet::single(c));
-        // Seats beyond the players hold no cards.
-        let hand_sizes = std::array::from_fn(|s| self.hand(s as u8).len() as u8);
+        // Seats beyond the players hold no cards: zero without counting them.
+        let hand_sizes = std::array::from_fn(|s| {
+            let s = s as u8;
+            if s < n { self.hand(s).len() as u8 } else { 0 }
+        });
         View {
             seat,
             num_players: n,
@@ -75,5 +82,49 @@ impl State {
             phase: self.phase(),
             unseen: !seen,
         }
+    }
+}
+
+/// One seat's [`View`], built from the state only if asked for (or given ready-made).
+///
+/// It holds the state privately and hands out nothing but the seat's view: what a bot may see is
+/// the same whether or not it reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct LazyView<'a>(Source<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum Source<'a> {
+    State(&'a State, u8),
+    View(&'a View),
+}
+
+impl<'a> LazyView<'a> {
+    /// The view of `seat` (which must be below the number of players) of `state`, not built yet.
+    pub fn new(state: &'a State, seat: u8) -> LazyView<'a> {
+        LazyView(Source::State(state, seat))
+    }
+
+    /// The seat's view. Each call builds it from the state (no cache, which would cost a copy
+    /// of the view on every decision): a bot reads it once.
+    pub fn get(&self) -> View {
+        match self.0 {
+            Source::View(view) => *view,
+            Source::State(state, seat) => state.view(seat),
+        }
+    }
+
+    /// The observing seat (known without building the view).
+    pub fn seat(&self) -> u8 {
+        match self.0 {
+            Source::View(view) => view.seat,
+            Source::State(_, seat) => seat,
+        }
+    }
+}
+
+impl<'a> From<&'a View> for LazyView<'a> {
+    /// A view already built.
+    fn from(view: &'a View) -> LazyView<'a> {
+        LazyView(Source::View(view))
     }
 }

@@ -33,6 +33,7 @@ use crate::action::Move;
 use crate::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS};
 use crate::error::Error;
 use crate::ismcts::IsmctsBot;
+use crate::observe::LazyView;
 use crate::rng::Rng;
 use crate::score::HandScore;
 use crate::solve::{Horizon, PimcBot};
@@ -622,7 +623,7 @@ fn play_hand(
             .to_move()
             .expect("a hand being played has a seat to move");
         state.legal_moves(rules, moves);
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), moves);
+        let mv = bots[usize::from(seat)].choose(rules, &LazyView::new(state, seat), moves);
         // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug.
         assert!(
             moves.contains(&mv),
@@ -887,7 +888,6 @@ fn run_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observe::View;
     use crate::variant::Game;
 
     fn bots(names: &[&str]) -> Vec<Player> {
@@ -1027,7 +1027,7 @@ mod tests {
     }
 
     impl Bot for Broken {
-        fn choose(&mut self, _rules: &Rules, _view: &View, legal: &[Move]) -> Move {
+        fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
             self.calls += 1;
             if self.breaks && self.calls > 30 {
                 Move::cut(legal[0].card(), true)
@@ -1141,7 +1141,7 @@ mod tests {
         let mut rng = Rng::new(4);
         while !state.hand_over() {
             state.legal_moves(&rules, &mut moves);
-            let view = state.view(state.to_move().unwrap());
+            let view = LazyView::new(&state, state.to_move().unwrap());
             if state.cards_left() <= 24 {
                 for (a, b) in direct.iter_mut().zip(&mut parsed) {
                     assert_eq!(

@@ -73,7 +73,7 @@ use crate::capture::TableIndex;
 use crate::card::{Card, NUM_CARDS, Rank};
 use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::observe::View;
+use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::state::{Phase, Position, State};
 use crate::variant::{
@@ -1462,10 +1462,11 @@ impl PimcBot {
 }
 
 impl Bot for PimcBot {
-    fn choose(&mut self, rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if legal.len() == 1 {
             return legal[0];
         }
+        let view = &view.get();
         let seed = self.rng.next_u64();
         self.sum_worlds(rules, view, legal, seed);
         // Every move has the same number of worlds: compare the sums.

@@ -1,7 +1,7 @@
 //! Bots: they only play legal moves, never read hidden cards, repeat themselves under a seed,
 //! and are ordered in strength expert > greedy > random on duplicate deals.
 
-use capturefast_core::{Bot, BotKind, Game, Move, Rng, Rules, State};
+use capturefast_core::{Bot, BotKind, Game, LazyView, Move, Rng, Rules, State};
 
 mod common;
 use common::{position, shuffle_hidden};
@@ -34,7 +34,7 @@ fn every_bot_returns_a_legal_move() {
                     let view = state.view(state.to_move().unwrap());
                     let mut chosen = Vec::with_capacity(bots.len());
                     for bot in &mut bots {
-                        let mv = bot.choose(&rules, &view, &moves);
+                        let mv = bot.choose(&rules, &LazyView::from(&view), &moves);
                         assert!(
                             moves.contains(&mv),
                             "{game:?} {players}p seed {seed}: illegal {mv}"
@@ -78,8 +78,16 @@ fn bots_never_read_hidden_cards() {
                             two.legal_moves(&rules, &mut moves2);
                             assert_eq!(moves, moves2);
                             for kind in BotKind::ALL {
-                                let first = kind.build(seed).choose(&rules, &view1, &moves);
-                                let second = kind.build(seed).choose(&rules, &view2, &moves2);
+                                let first = kind.build(seed).choose(
+                                    &rules,
+                                    &LazyView::from(&view1),
+                                    &moves,
+                                );
+                                let second = kind.build(seed).choose(
+                                    &rules,
+                                    &LazyView::from(&view2),
+                                    &moves2,
+                                );
                                 assert_eq!(
                                     first, second,
                                     "{kind:?} {game:?} {players}p seed {seed}"
@@ -89,8 +97,7 @@ fn bots_never_read_hidden_cards() {
                         }
                     }
                     state.legal_moves(&rules, &mut moves);
-                    let view = state.view(seat);
-                    let mv = driver.choose(&rules, &view, &moves);
+                    let mv = driver.choose(&rules, &LazyView::new(&state, seat), &moves);
                     state.apply_unchecked(&rules, mv);
                 }
             }
@@ -118,7 +125,7 @@ fn match_moves(rules: &Rules, kinds: [BotKind; 2], seed: u64) -> (Vec<Move>, [u3
         }
         state.legal_moves(rules, &mut moves);
         let seat = state.to_move().unwrap();
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), &moves);
+        let mv = bots[usize::from(seat)].choose(rules, &LazyView::new(&state, seat), &moves);
         log.push(mv);
         state.apply_unchecked(rules, mv);
     }
@@ -209,7 +216,8 @@ fn bots_play_every_move_variant() {
                     }
                     state.legal_moves(r, &mut moves);
                     let seat = state.to_move().unwrap();
-                    let mv = bots[usize::from(seat)].choose(r, &state.view(seat), &moves);
+                    let mv =
+                        bots[usize::from(seat)].choose(r, &LazyView::new(&state, seat), &moves);
                     state.play(r, mv).unwrap();
                 }
             }

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use capturefast_core::{Bot, BotKind, Game, IsmctsBot, Move, Rng, Rules, State};
+use capturefast_core::{Bot, BotKind, Game, IsmctsBot, LazyView, Move, Rng, Rules, State};
 
 mod common;
 use common::{OFF, ON, duplicate, position, rules, shuffle_hidden};
@@ -87,8 +87,15 @@ fn same_seed_same_choices() {
     let mut moves = Vec::new();
     s.legal_moves(&r, &mut moves);
     let view = s.view(s.to_move().unwrap());
-    let first = BotKind::Ismcts.build(5).choose(&r, &view, &moves);
-    assert_eq!(BotKind::Ismcts.build(5).choose(&r, &view, &moves), first);
+    let first = BotKind::Ismcts
+        .build(5)
+        .choose(&r, &LazyView::from(&view), &moves);
+    assert_eq!(
+        BotKind::Ismcts
+            .build(5)
+            .choose(&r, &LazyView::from(&view), &moves),
+        first
+    );
     assert_eq!(BotKind::from_name("ismcts").unwrap(), BotKind::Ismcts);
     assert!(!BotKind::ALL.contains(&BotKind::Ismcts));
 }
@@ -120,15 +127,15 @@ fn never_reads_hidden_cards() {
                             assert_eq!(moves, moves2);
                             let mut a = IsmctsBot::new(60, seed);
                             let mut b = IsmctsBot::new(60, seed);
-                            let first = a.choose(&r, &view1, &moves);
-                            let second = b.choose(&r, &view2, &moves2);
+                            let first = a.choose(&r, &LazyView::from(&view1), &moves);
+                            let second = b.choose(&r, &LazyView::from(&view2), &moves2);
                             assert_eq!(first, second, "{game:?} {players}p seed {seed}");
                             assert_eq!(a.root_stats(), b.root_stats());
                             checked += 1;
                         }
                     }
                     state.legal_moves(&r, &mut moves);
-                    let mv = driver.choose(&r, &state.view(seat), &moves);
+                    let mv = driver.choose(&r, &LazyView::new(&state, seat), &moves);
                     state.apply_unchecked(&r, mv);
                 }
             }
@@ -146,7 +153,7 @@ fn time_limit_stops_early() {
     let view = s.view(s.to_move().unwrap());
     let mut bot = IsmctsBot::new(u32::MAX, 1).with_time_limit(std::time::Duration::from_millis(5));
     let t0 = Instant::now();
-    let mv = bot.choose(&r, &view, &moves);
+    let mv = bot.choose(&r, &LazyView::from(&view), &moves);
     assert!(moves.contains(&mv));
     assert!(t0.elapsed().as_secs_f64() < 1.0);
     assert!(bot.last_iterations() >= 1 && bot.last_iterations() < u32::MAX);
@@ -190,7 +197,7 @@ fn decision_times(r: &Rules, iterations: u32, seeds: u64) {
             let at_mid = !mid_done && ply >= 16 && moves.len() > 1;
             if ply == 0 || at_mid {
                 let t0 = Instant::now();
-                std::hint::black_box(bot.choose(r, &view, &moves));
+                std::hint::black_box(bot.choose(r, &LazyView::from(&view), &moves));
                 let t = t0.elapsed().as_secs_f64() * 1e3;
                 if ply == 0 {
                     (start, start_n) = (start + t, start_n + 1);
@@ -198,7 +205,7 @@ fn decision_times(r: &Rules, iterations: u32, seeds: u64) {
                     (mid, mid_n, mid_done) = (mid + t, mid_n + 1, true);
                 }
             }
-            let mv = driver.choose(r, &view, &moves);
+            let mv = driver.choose(r, &LazyView::from(&view), &moves);
             state.apply_unchecked(r, mv);
             ply += 1;
         }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use capturefast_core::sim::{self, Control, Mode, Plan, Player};
-use capturefast_core::{Bot, BotKind, Move, Rules, View};
+use capturefast_core::{Bot, BotKind, LazyView, Move, Rules, View};
 use numpy::ndarray::Array2;
 use numpy::{Element, IntoPyArray};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
@@ -146,13 +146,13 @@ impl PyBot {
 }
 
 impl Bot for PyBot {
-    fn choose(&mut self, _rules: &Rules, view: &View, legal: &[Move]) -> Move {
+    fn choose(&mut self, _rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if self.shared.failed(&self.control) {
             // The run is stopping: finish the item quietly; it will be dropped.
             return legal[0];
         }
         Python::attach(|py| {
-            self.call(py, view, legal).unwrap_or_else(|e| {
+            self.call(py, &view.get(), legal).unwrap_or_else(|e| {
                 self.shared.fail(py, e, &self.control);
                 legal[0]
             })

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use capturefast_core::{
-    Bot, Card, CardSet, Game, Move, OptionValue, Options, Position, Rng, Rules, State,
+    Bot, Card, CardSet, Game, LazyView, Move, OptionValue, Options, Position, Rng, Rules, State,
 };
 
 /// The rules of `game` for `players` with the options `opts` set by name.
@@ -45,8 +45,7 @@ pub fn play_hand(
     while !state.hand_over() {
         state.legal_moves(rules, moves);
         let seat = state.to_move().expect("a seat to move");
-        let view = state.view(seat);
-        let mv = bots[usize::from(seat)].choose(rules, &view, moves);
+        let mv = bots[usize::from(seat)].choose(rules, &LazyView::new(state, seat), moves);
         assert!(moves.contains(&mv), "{seat}: illegal {mv}");
         state.apply_unchecked(rules, mv);
     }
@@ -206,7 +205,7 @@ pub fn play_logged<B: Bot + ?Sized>(
     while !state.hand_over() {
         state.legal_moves(rules, &mut moves);
         let seat = state.to_move().unwrap();
-        let mv = bots[usize::from(seat)].choose(rules, &state.view(seat), &moves);
+        let mv = bots[usize::from(seat)].choose(rules, &LazyView::new(state, seat), &moves);
         assert!(moves.contains(&mv), "seat {seat}: illegal {mv}");
         log.push(mv);
         state.apply_unchecked(rules, mv);
