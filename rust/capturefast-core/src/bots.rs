@@ -410,8 +410,8 @@ impl Bot for GreedyBot {
             // Scoring one move would draw nothing: it is the choice.
             return *only;
         }
-        let view = &view.get();
-        let left = cards_left(view);
+        // The few fields it reads, without building the whole view.
+        let left = view.cards_left();
         let my_sweep = sweep_scores(rules, left);
         // After this play `left - 1` cards remain; the next player is always an opponent.
         let risk_on = left > 1 && sweep_scores(rules, left - 1);
@@ -422,7 +422,8 @@ impl Bot for GreedyBot {
             &GREEDY.taken_bermila
         };
         let values = rules.values();
-        let table = view.table;
+        let table = view.table();
+        let unseen = view.unseen();
         let table_total = rules.total(table);
         // The penalty for leaving a non-empty table totalling `total`.
         let risk = |total: u32| -> i32 {
@@ -430,7 +431,7 @@ impl Bot for GreedyBot {
                 return 0;
             }
             sweep_value(rules, total).map_or(0, |v| {
-                let out = count_of_value(rules, view.unseen, v) as i32;
+                let out = count_of_value(rules, unseen, v) as i32;
                 (G_RISK_PER_CARD * out).min(G_SWEEP)
             })
         };
@@ -448,7 +449,7 @@ impl Bot for GreedyBot {
                 let mut s = 0;
                 if primiera {
                     let have = *pile_bests
-                        .get_or_insert_with(|| suit_bests(view.piles[Rules::side(view.seat)]));
+                        .get_or_insert_with(|| suit_bests(view.piles()[Rules::side(view.seat())]));
                     // The pile's best per suit raised by the few cards taken: the primiera
                     // points gained are the rise of the sum.
                     let mut bests = have.to_le_bytes();

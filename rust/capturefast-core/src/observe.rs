@@ -55,9 +55,7 @@ impl State {
     pub fn view(&self, seat: u8) -> View {
         let n = self.num_players();
         let hand = self.hand(seat);
-        let cut_card = self.cut_card().filter(|_| self.to_move() == Some(seat));
-        let seen = hand | self.table() | self.pile(0) | self.pile(1);
-        let seen = cut_card.map_or(seen, |c| seen | CardSet::single(c));
+        let cut_card = self.shown_cut_card(seat);
         // Seats beyond the players hold no cards: zero without counting them.
         let hand_sizes = std::array::from_fn(|s| {
             let s = s as u8;
@@ -80,8 +78,21 @@ impl State {
             cut_card,
             claimable: self.claimable(),
             phase: self.phase(),
-            unseen: !seen,
+            unseen: self.unseen_by(seat),
         }
+    }
+
+    /// The pending cut card if `seat` was shown it (the cutter, who is to move).
+    fn shown_cut_card(&self, seat: u8) -> Option<Card> {
+        self.cut_card().filter(|_| self.to_move() == Some(seat))
+    }
+
+    /// The cards `seat` cannot see: the other hands, the stock, a cut card it was not shown.
+    fn unseen_by(&self, seat: u8) -> CardSet {
+        let seen = self.hand(seat) | self.table() | self.pile(0) | self.pile(1);
+        !self
+            .shown_cut_card(seat)
+            .map_or(seen, |c| seen | CardSet::single(c))
     }
 }
 
@@ -120,11 +131,92 @@ impl<'a> LazyView<'a> {
             Source::State(_, seat) => seat,
         }
     }
+
+    // A few fields of the view read without building it, for bots that read only those.
+
+    /// The table ([`View::table`]).
+    pub fn table(&self) -> CardSet {
+        match self.0 {
+            Source::View(view) => view.table,
+            Source::State(state, _) => state.table(),
+        }
+    }
+
+    /// Captured cards per side ([`View::piles`]).
+    pub fn piles(&self) -> [CardSet; 2] {
+        match self.0 {
+            Source::View(view) => view.piles,
+            Source::State(state, _) => state.piles(),
+        }
+    }
+
+    /// The cards the seat cannot see ([`View::unseen`]).
+    pub fn unseen(&self) -> CardSet {
+        match self.0 {
+            Source::View(view) => view.unseen,
+            Source::State(state, seat) => state.unseen_by(seat),
+        }
+    }
+
+    /// Cards still to be played this hand: every hand plus the stock (the sum of
+    /// [`View::hand_sizes`] and [`View::stock_size`]).
+    pub fn cards_left(&self) -> u32 {
+        match self.0 {
+            Source::View(view) => {
+                let hands = &view.hand_sizes[..usize::from(view.num_players)];
+                hands.iter().map(|&h| u32::from(h)).sum::<u32>() + u32::from(view.stock_size)
+            }
+            Source::State(state, _) => {
+                let hands = (0..state.num_players()).map(|s| state.hand(s).len());
+                hands.sum::<u32>() + state.stock().len() as u32
+            }
+        }
+    }
 }
 
 impl<'a> From<&'a View> for LazyView<'a> {
     /// A view already built.
     fn from(view: &'a View) -> LazyView<'a> {
         LazyView(Source::View(view))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::variant::{Game, Rules};
+
+    #[test]
+    fn lazy_fields_are_the_view_s() {
+        // Every seat at every step of random hands, the Chkobba cut phase included.
+        let mut rng = Rng::new(8);
+        let mut moves = Vec::new();
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            for players in [2, 4] {
+                let rules = Rules::profile(game, players).unwrap();
+                for _ in 0..20 {
+                    let mut state = State::new(&rules, rng.next_u64());
+                    while !state.hand_over() {
+                        for seat in 0..players {
+                            let view = state.view(seat);
+                            for lazy in [LazyView::new(&state, seat), LazyView::from(&view)] {
+                                assert_eq!(lazy.get(), view);
+                                assert_eq!(lazy.seat(), seat);
+                                assert_eq!(lazy.table(), view.table);
+                                assert_eq!(lazy.piles(), view.piles);
+                                assert_eq!(lazy.unseen(), view.unseen);
+                                let hands: u32 =
+                                    view.hand_sizes.iter().map(|&h| u32::from(h)).sum();
+                                assert_eq!(lazy.cards_left(), hands + u32::from(view.stock_size));
+                            }
+                        }
+                        state.legal_moves(&rules, &mut moves);
+                        state
+                            .apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+                    }
+                }
+            }
+        }
     }
 }
