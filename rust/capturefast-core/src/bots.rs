@@ -43,7 +43,7 @@ pub enum BotKind {
     Greedy,
     /// Rule-based player with card counting and an exact last round ([`ExpertBot`]).
     Expert,
-    /// Perfect-information Monte Carlo: sampled worlds, each solved exactly
+    /// Perfect-information Monte Carlo: sampled worlds, each searched to the end of the round
     /// ([`PimcBot`](crate::solve::PimcBot), [`PIMC_WORLDS`] worlds a decision).
     Pimc,
     /// Single-observer information set Monte Carlo tree search
@@ -68,7 +68,7 @@ impl BotKind {
     ];
 
     /// Every built-in bot: [`BotKind::ALL`], `pimc` and `ismcts`, whose decisions take
-    /// milliseconds (an exact solve per sampled world; a thousand tree-search iterations).
+    /// milliseconds (a search per sampled world; thousands of tree-search iterations).
     pub const EVERY: [BotKind; 6] = [
         BotKind::Random,
         BotKind::RandomCard,
