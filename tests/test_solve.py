@@ -95,6 +95,23 @@ def test_last_round_with_two_players_is_analyzed_exactly() -> None:
             str(m): float(v) for m, v in sol.move_values.items()
         }
         assert all(m.stderr == 0 for m in an.moves)
+        assert cf.analyze(state, worlds=50, seed=seed, horizon="round") == an
+
+
+def test_analyze_to_the_round_end() -> None:
+    """The search the pimc bot makes: per world, to the end of the round (not exact then), the
+    same moves, seeded, reading only the view; a bad horizon is refused by name."""
+    state = position_with(cf.Rules.escoba(), 6, 20)
+    a = cf.analyze(state, worlds=12, seed=2, horizon="round")
+    assert not a.exact and a.worlds == 12
+    assert [m.move for m in a.moves] == state.legal_moves()
+    assert a == cf.analyze(hidden_swap(state), worlds=12, seed=2, horizon="round")
+    assert a != cf.analyze(state, worlds=12, seed=2, horizon="hand")
+    assert cf.analyze_many([state], worlds=12, seed=0, horizon="round")[0].moves[0].move == (
+        a.moves[0].move
+    )
+    with pytest.raises(cf.VariantError, match='got: "deal"'):
+        cf.analyze(state, horizon="deal")  # type: ignore[arg-type]
 
 
 def hidden_swap(state: cf.State) -> cf.State:
@@ -239,5 +256,8 @@ def test_cli_analyze_and_bad_positions() -> None:
     out = run_cli(*args)
     assert out.returncode == 0, out.stderr
     assert "5 worlds" in out.stdout
+    rounds = run_cli(*args, "--horizon", "round", "--json")
+    assert rounds.returncode == 0, rounds.stderr
+    assert json.loads(rounds.stdout)["worlds"] == 5
     bad = run_cli("solve", "--hand", "0=7D", "--hand", "1=7D", "--to-move", "0")
     assert bad.returncode == 2 and "7D" in bad.stderr

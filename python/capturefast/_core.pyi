@@ -279,7 +279,12 @@ def solve_values(
     states: list[State], threads: int | None = None, tt_entries: int = ...
 ) -> list[int]: ...
 def analyze_raw(
-    state: State, seat: int, worlds: int = 100, seed: int = 0, tt_entries: int = ...
+    state: State,
+    seat: int,
+    worlds: int = 100,
+    seed: int = 0,
+    tt_entries: int = ...,
+    horizon: str = "hand",
 ) -> tuple[list[Move], list[float], list[float], bool]: ...
 def analyze_many_raw(
     states: list[State],
@@ -287,4 +292,5 @@ def analyze_many_raw(
     seed: int = 0,
     threads: int | None = None,
     tt_entries: int = ...,
+    horizon: str = "hand",
 ) -> list[tuple[list[Move], list[float], list[float], bool]]: ...

@@ -75,6 +75,13 @@ def add_parsers(sub: Any, common: Any) -> tuple[argparse.ArgumentParser, argpars
     analyze_p.add_argument("--stock-size", type=int, default=0)
     analyze_p.add_argument("--worlds", type=int, default=100)
     analyze_p.add_argument("--seed", type=int, default=0)
+    analyze_p.add_argument(
+        "--horizon",
+        choices=("hand", "round"),
+        default="hand",
+        help="solve each world to the end of the hand (exact per world), or search it to the "
+        "end of the round as the pimc bot does",
+    )
     return solve_p, analyze_p
 
 
@@ -163,7 +170,7 @@ def _run(rules: Rules, args: argparse.Namespace) -> int:
             print(f"  {m!s:<{width}}  {v:+d}" + ("  best" if v == sol.value else ""))
         return 0
     state = _state(rules, args, hidden=True)
-    an = analyze(state, worlds=args.worlds, seed=args.seed)
+    an = analyze(state, worlds=args.worlds, seed=args.seed, horizon=args.horizon)
     if args.json:
         print(
             json.dumps(

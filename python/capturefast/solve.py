@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from capturefast._core import Move, Solution, State, analyze_many_raw, analyze_raw, solve_values
 from capturefast._core import solve as _solve
@@ -111,11 +112,12 @@ def analyze(
     worlds: int = 100,
     seed: int = 0,
     tt_entries: int = 1 << 20,
+    horizon: Literal["hand", "round"] = "hand",
 ) -> Analysis:
     """The seat to move's legal moves valued over `worlds` positions consistent with its view.
 
-    Each world deals the cards `seat` cannot see uniformly to the other hands and the stock, and
-    is solved exactly; only `state.view(seat)` is used.
+    Each world deals the cards `seat` cannot see uniformly to the other hands and the stock;
+    only `state.view(seat)` is used.
 
     Args:
         state: the position (its hidden cards are not read).
@@ -123,12 +125,17 @@ def analyze(
         worlds: worlds to draw, >= 1.
         seed: the seed of the draws; the same seed gives the same analysis.
         tt_entries: transposition-table entries.
+        horizon: ``"hand"``: each world solved exactly to the end of the hand (its stock order
+            taken as known); ``"round"``: searched to the end of the current round, the piles
+            then valued by their expected category points, as the ``pimc`` bot plays (it beats
+            ``"hand"`` in play: see the README). Both are exact in the 2-player last round.
     """
     if seat is None:
         if state.to_move is None:
             raise_hand_over()
         seat = int(state.to_move)  # type: ignore[arg-type]
-    return _analysis(seat, worlds, analyze_raw(state, seat, worlds, seed, tt_entries))
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon)
+    return _analysis(seat, worlds, raw)
 
 
 def raise_hand_over() -> None:
@@ -145,9 +152,10 @@ def analyze_many(
     seed: int = 0,
     threads: int | None = None,
     tt_entries: int = 1 << 20,
+    horizon: Literal["hand", "round"] = "hand",
 ) -> list[Analysis]:
     """`analyze` for many positions (each for its seat to move) on `threads` threads."""
-    raws = analyze_many_raw(list(states), worlds, seed, threads, tt_entries)
+    raws = analyze_many_raw(list(states), worlds, seed, threads, tt_entries, horizon)
     out = []
     for s, raw in zip(states, raws, strict=True):
         out.append(_analysis(int(s.to_move or 0), worlds, raw))

@@ -36,7 +36,8 @@ pub use observe::{LazyView, View};
 pub use rng::Rng;
 pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
 pub use solve::{
-    Horizon, PimcBot, Solution, Solver, analyze, determinize, is_open, solver_shortcuts_exact,
+    Horizon, PimcBot, Solution, Solver, analyze, analyze_to, determinize, is_open,
+    solver_shortcuts_exact,
 };
 pub use state::{Phase, Position, State};
 pub use variant::{

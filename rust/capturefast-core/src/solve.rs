@@ -73,6 +73,7 @@ use crate::capture::TableIndex;
 use crate::card::{Card, NUM_CARDS, Rank};
 use crate::cardset::CardSet;
 use crate::error::Error;
+use crate::horizon::RoundSearch;
 use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::state::{Phase, Position, State};
@@ -1283,37 +1284,20 @@ pub fn analyze(
     seed: u64,
     solver: &mut Solver,
 ) -> Result<Vec<(Move, f64, f64)>, Error> {
-    let sums = world_sums(rules, view, worlds, seed, solver)?;
-    let n = f64::from(sums.worlds);
-    Ok(sums
-        .moves
-        .iter()
-        .map(|&(mv, sum, sum2)| {
-            let mean = sum as f64 / n;
-            let se = if sums.worlds > 1 {
-                let var = (sum2 as f64 - sum as f64 * mean) / (n - 1.0);
-                (var.max(0.0) / n).sqrt()
-            } else {
-                0.0
-            };
-            (mv, mean, se)
-        })
-        .collect())
+    analyze_to(rules, view, worlds, seed, Horizon::Hand, solver)
 }
 
-/// Per move, the sum and sum of squares of its exact values over the worlds.
-struct WorldSums {
-    worlds: u32,
-    moves: Vec<(Move, i64, i64)>,
-}
-
-fn world_sums(
+/// [`analyze`] with each world searched to `horizon`: [`Horizon::Hand`] solves it exactly to the
+/// end of the hand (what `analyze` does); [`Horizon::Round`] searches it as the PIMC bot does,
+/// to the end of the round, where the piles are valued by their expected category points.
+pub fn analyze_to(
     rules: &Rules,
     view: &View,
     worlds: u32,
     seed: u64,
+    horizon: Horizon,
     solver: &mut Solver,
-) -> Result<WorldSums, Error> {
+) -> Result<Vec<(Move, f64, f64)>, Error> {
     if view.to_move != Some(view.seat) {
         return Err(Error::IllegalMove(format!(
             "seat {} is not to move: nothing to analyze",
@@ -1325,28 +1309,118 @@ fn world_sums(
             "analyze needs at least one world, got: 0".to_string(),
         ));
     }
+    let mut round = RoundSearch::default();
+    let fresh = worlds > 1 && !is_open(view);
+    let sums = world_sums(
+        rules,
+        view,
+        worlds,
+        seed,
+        None,
+        &mut |world, legal, values| {
+            let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
+            search_world(rules, world, legal, solver, fresh, &mut round, values)
+        },
+    )?;
+    let n = f64::from(sums.worlds);
+    Ok(sums
+        .moves
+        .iter()
+        .zip(sums.sum.iter().zip(&sums.sum2))
+        .map(|(&mv, (&sum, &sum2))| {
+            let mean = sum / n;
+            let se = if sums.worlds > 1 {
+                let var = (sum2 - sum * mean) / (n - 1.0);
+                (var.max(0.0) / n).sqrt()
+            } else {
+                0.0
+            };
+            (mv, mean, se)
+        })
+        .collect())
+}
+
+/// The viewer's legal moves with the sum and sum of squares of each one's values over the
+/// worlds searched.
+struct WorldSums {
+    worlds: u32,
+    moves: Vec<Move>,
+    sum: Vec<f64>,
+    sum2: Vec<f64>,
+}
+
+/// Writes the value of each of the legal moves (the slice) in a world into the vector.
+type ValueWorld<'a> = dyn FnMut(&State, &[Move], &mut Vec<f32>) -> Result<(), Error> + 'a;
+
+/// Draws up to `worlds` worlds from `seed` consistent with `view` (one when it is open), stopping
+/// early once `limit` has passed (after at least one), and sums the values `value_world` gives
+/// each legal move of the viewer in each world (the moves are the same in every world: they
+/// depend only on its hand, the table and a cut card it was shown).
+fn world_sums(
+    rules: &Rules,
+    view: &View,
+    worlds: u32,
+    seed: u64,
+    limit: Option<Duration>,
+    value_world: &mut ValueWorld,
+) -> Result<WorldSums, Error> {
     let worlds = if is_open(view) { 1 } else { worlds };
     let mut rng = Rng::new(seed);
-    let mut moves: Vec<(Move, i64, i64)> = Vec::new();
+    let start = Instant::now();
+    let mut out = WorldSums {
+        worlds: 0,
+        moves: Vec::new(),
+        sum: Vec::new(),
+        sum2: Vec::new(),
+    };
+    let mut values = Vec::new();
     for w in 0..worlds {
+        if w > 0 && limit.is_some_and(|limit| start.elapsed() >= limit) {
+            break;
+        }
         let world = determinize(rules, view, &mut rng)?;
-        if worlds > 1 {
-            // Worlds share almost no positions (their stocks and hidden hands differ): let
-            // this one have the whole table.
-            solver.clear();
-        }
-        let sol = solver.solve(rules, &world)?;
         if w == 0 {
-            moves = sol.move_values.iter().map(|&(m, _)| (m, 0, 0)).collect();
+            world.legal_moves(rules, &mut out.moves);
+            out.sum.resize(out.moves.len(), 0.0);
+            out.sum2.resize(out.moves.len(), 0.0);
         }
-        // The viewer's legal moves depend only on its hand, the table and the cut card.
-        debug_assert!(moves.iter().zip(&sol.move_values).all(|(a, b)| a.0 == b.0));
-        for (acc, &(_, v)) in moves.iter_mut().zip(&sol.move_values) {
-            acc.1 += i64::from(v);
-            acc.2 += i64::from(v) * i64::from(v);
+        value_world(&world, &out.moves, &mut values)?;
+        for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
+            let v = f64::from(v);
+            *s += v;
+            *s2 += v * v;
         }
+        out.worlds = w + 1;
     }
-    Ok(WorldSums { worlds, moves })
+    Ok(out)
+}
+
+/// The value of each of `legal` in `world` for the side to move: solved exactly by `solver`
+/// (to the end of the hand, its table cleared first if `fresh`) if there is one, else searched
+/// to the end of the round.
+fn search_world(
+    rules: &Rules,
+    world: &State,
+    legal: &[Move],
+    solver: Option<&mut Solver>,
+    fresh: bool,
+    round: &mut RoundSearch,
+    values: &mut Vec<f32>,
+) -> Result<(), Error> {
+    let Some(solver) = solver else {
+        round.move_values(rules, world, legal, values);
+        return Ok(());
+    };
+    if fresh {
+        // Worlds share almost no positions (their stocks and hidden hands differ): each gets
+        // the whole table.
+        solver.clear();
+    }
+    let sol = solver.solve(rules, world)?;
+    debug_assert!(legal.iter().zip(&sol.move_values).all(|(a, b)| *a == b.0));
+    values.clear();
+    values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
+    Ok(())
 }
 
 /// Entries of the PIMC bot's table: 4 MiB, allocated on its first real decision.
@@ -1373,9 +1447,7 @@ pub struct PimcBot {
     time_limit: Option<Duration>,
     rng: Rng,
     solver: Option<Solver>,
-    round: crate::horizon::RoundSearch,
-    values: Vec<f32>,
-    sums: Vec<f64>,
+    round: RoundSearch,
 }
 
 impl PimcBot {
@@ -1393,9 +1465,7 @@ impl PimcBot {
             time_limit: None,
             rng: Rng::new(seed),
             solver: None,
-            round: crate::horizon::RoundSearch::default(),
-            values: Vec::new(),
-            sums: Vec::new(),
+            round: RoundSearch::default(),
         }
     }
 
@@ -1410,55 +1480,6 @@ impl PimcBot {
         self.time_limit = Some(limit);
         self
     }
-
-    /// Sums each move of `legal` over the worlds drawn from `seed`, each searched to the bot's
-    /// horizon: every world of the budget, or those that fit in the time limit.
-    fn sum_worlds(&mut self, rules: &Rules, view: &View, legal: &[Move], seed: u64) {
-        self.sums.clear();
-        self.sums.resize(legal.len(), 0.0);
-        let mut rng = Rng::new(seed);
-        let worlds = if is_open(view) { 1 } else { self.worlds };
-        let start = Instant::now();
-        for w in 0..worlds {
-            if w > 0
-                && self
-                    .time_limit
-                    .is_some_and(|limit| start.elapsed() >= limit)
-            {
-                break;
-            }
-            // Only a view that is not the seat's turn fails, and a bot is never asked then.
-            let Ok(world) = determinize(rules, view, &mut rng) else {
-                return;
-            };
-            match self.horizon {
-                Horizon::Round => self
-                    .round
-                    .move_values(rules, &world, legal, &mut self.values),
-                Horizon::Hand => {
-                    let solver = self
-                        .solver
-                        .get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES));
-                    if worlds > 1 {
-                        // Worlds share almost no positions: each gets the whole table.
-                        solver.clear();
-                    }
-                    let Ok(sol) = solver.solve(rules, &world) else {
-                        return;
-                    };
-                    // The seat's legal moves are the same in every world.
-                    self.values.clear();
-                    self.values.extend(legal.iter().map(|mv| {
-                        let found = sol.move_values.iter().find(|m| m.0 == *mv);
-                        found.map_or(0.0, |&(_, v)| v as f32)
-                    }));
-                }
-            }
-            for (s, &v) in self.sums.iter_mut().zip(&self.values) {
-                *s += f64::from(v);
-            }
-        }
-    }
 }
 
 impl Bot for PimcBot {
@@ -1468,10 +1489,28 @@ impl Bot for PimcBot {
         }
         let view = &view.get();
         let seed = self.rng.next_u64();
-        self.sum_worlds(rules, view, legal, seed);
+        let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
+        let fresh = self.worlds > 1 && !is_open(view);
+        let sums = world_sums(
+            rules,
+            view,
+            self.worlds,
+            seed,
+            self.time_limit,
+            &mut |w, l, v| {
+                let solver = (horizon == Horizon::Hand)
+                    .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
+                search_world(rules, w, l, solver, fresh, round, v)
+            },
+        );
+        // Only a view that is not the seat's turn fails, or a world too large for the exact
+        // search of a variant (`horizon = hand`): a bot is never asked the first.
+        let Ok(sums) = sums else {
+            return legal[0];
+        };
         // Every move has the same number of worlds: compare the sums.
         let mut best = Best::new(f64::MIN, legal[0]);
-        for (&mv, &sum) in legal.iter().zip(&self.sums) {
+        for (&mv, &sum) in sums.moves.iter().zip(&sums.sum) {
             best.offer(&mut self.rng, sum, mv);
         }
         best.choice

@@ -4,8 +4,8 @@
 //! quoted in the doc comments are those of `cargo test --release`.
 
 use capturefast_core::{
-    Bot, BotKind, Game, Move, OptionValue, Options, PimcBot, Rng, Rules, Solver, State, View,
-    analyze, determinize, is_open, solver_shortcuts_exact,
+    Bot, BotKind, Game, Horizon, LazyView, Move, OptionValue, Options, PimcBot, Rng, Rules, Solver,
+    State, View, analyze, analyze_to, determinize, is_open, solver_shortcuts_exact,
 };
 
 mod common;
@@ -523,6 +523,9 @@ fn analyze_an_open_view_is_the_exact_solve() {
                 assert_eq!(se, 0.0);
                 assert_eq!(mean, f64::from(ev));
             }
+            // The round is the rest of the hand: the round horizon is exact too.
+            let round = analyze_to(&rules, &view, 30, i as u64, Horizon::Round, &mut solver);
+            assert_eq!(round.unwrap(), got);
             checked += 1;
         }
     }
@@ -563,6 +566,38 @@ fn analyze_a_hidden_view_averages_worlds() {
     // Errors: no world, or a seat that is not to move.
     assert!(analyze(&rules, &view, 0, 7, &mut solver).is_err());
     assert!(analyze(&rules, &state.view(1 - seat), 10, 7, &mut solver).is_err());
+}
+
+/// The `pimc` bot plays a move of best mean in `analyze_to` with the round horizon, over the
+/// same worlds (the bot draws its worlds' seed first from its generator).
+#[test]
+fn pimc_plays_the_best_move_of_its_analysis() {
+    let mut solver = Solver::new(1 << 10);
+    let mut rng = Rng::new(21);
+    for game in GAMES {
+        let rules = Rules::profile(game, 2).unwrap();
+        for i in 0..scaled(20) as u64 {
+            let state = position_with(&rules, 12 + (i % 20) as u32, &mut rng);
+            let seat = state.to_move().unwrap();
+            let view = state.view(seat);
+            let mut legal = Vec::new();
+            state.legal_moves(&rules, &mut legal);
+            if legal.len() < 2 {
+                continue;
+            }
+            let worlds_seed = Rng::new(i).next_u64();
+            let rows = analyze_to(&rules, &view, 10, worlds_seed, Horizon::Round, &mut solver);
+            let rows = rows.unwrap();
+            let best = rows.iter().map(|r| r.1).fold(f64::MIN, f64::max);
+            let mv = PimcBot::new(10, i).choose(&rules, &LazyView::from(&view), &legal);
+            let chosen = rows.iter().find(|r| r.0 == mv).unwrap();
+            assert!(
+                chosen.1 >= best - 1e-9,
+                "{game:?}: {mv} {} < {best}",
+                chosen.1
+            );
+        }
+    }
 }
 
 // ----- the PIMC bot -----

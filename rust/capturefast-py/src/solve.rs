@@ -2,7 +2,7 @@
 //! their batch forms. Every call releases the GIL; batch forms split the positions over threads,
 //! each with its own transposition table, and return results in input order.
 
-use capturefast_core::solve::{self as core_solve, Solver};
+use capturefast_core::solve::{self as core_solve, Horizon, Solver};
 use capturefast_core::{Move, Rules, State};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -191,12 +191,11 @@ fn analyze_one(
     rules: &Rules,
     state: &State,
     seat: u8,
-    worlds: u32,
-    seed: u64,
+    (worlds, seed, horizon): (u32, u64, Horizon),
 ) -> Result<CoreAnalysis, capturefast_core::Error> {
     let view = state.view(seat);
     let exact = core_solve::is_open(&view);
-    let rows = core_solve::analyze(rules, &view, worlds, seed, solver)?;
+    let rows = core_solve::analyze_to(rules, &view, worlds, seed, horizon, solver)?;
     Ok((
         rows.into_iter()
             .map(|(mv, m, e)| (mv, state.is_sweep(rules, mv), m, e))
@@ -226,11 +225,23 @@ fn check_seat(state: &State, seat: i64) -> PyResult<u8> {
     Ok(s)
 }
 
+/// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.
+fn horizon(name: &str) -> PyResult<Horizon> {
+    match name {
+        "hand" => Ok(Horizon::Hand),
+        "round" => Ok(Horizon::Round),
+        _ => Err(crate::errors::VariantError::new_err(format!(
+            "horizon is \"hand\" or \"round\", got: {name:?}"
+        ))),
+    }
+}
+
 /// The seat to move's legal moves, each with its mean value and standard error over `worlds`
-/// positions drawn uniformly among those consistent with what `seat` sees, each solved exactly.
+/// positions drawn uniformly among those consistent with what `seat` sees, each solved exactly
+/// (`horizon = "hand"`) or searched to the end of the round (`"round"`, as the `pimc` bot).
 /// Returns `(moves, means, stderrs, exact)`; `exact` when nothing relevant is hidden (one world).
 #[pyfunction]
-#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT))]
+#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "hand"))]
 pub fn analyze_raw(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
@@ -238,6 +249,7 @@ pub fn analyze_raw(
     worlds: u32,
     seed: u64,
     tt_entries: usize,
+    horizon: &str,
 ) -> PyResult<Analysis> {
     let st = state.get();
     check_open(&st.state)?;
@@ -247,17 +259,18 @@ pub fn analyze_raw(
             "worlds must be at least 1, got: 0",
         ));
     }
+    let how = (worlds, seed, self::horizon(horizon)?);
     let rules = st.rules.0.clone();
     let s = st.state;
     let r = detached(py, move || {
-        analyze_one(&mut Solver::new(tt_entries), &rules, &s, seat, worlds, seed)
+        analyze_one(&mut Solver::new(tt_entries), &rules, &s, seat, how)
     });
     Ok(analysis_py(check(r)?))
 }
 
 /// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads.
 #[pyfunction]
-#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT))]
+#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT, horizon = "hand"))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 pub fn analyze_many_raw(
     py: Python<'_>,
@@ -266,12 +279,14 @@ pub fn analyze_many_raw(
     seed: u64,
     threads: Option<usize>,
     tt_entries: usize,
+    horizon: &str,
 ) -> PyResult<Vec<Analysis>> {
     if worlds == 0 {
         return Err(crate::errors::VariantError::new_err(
             "worlds must be at least 1, got: 0",
         ));
     }
+    let horizon = self::horizon(horizon)?;
     let mut items = Vec::with_capacity(states.len());
     for (i, s) in states.iter().enumerate() {
         let g = s.get();
@@ -287,7 +302,7 @@ pub fn analyze_many_raw(
     let n = thread_count(threads);
     let out = detached(py, move || {
         parallel(&items, n, tt_entries, |solver, (rules, state, seat, s)| {
-            analyze_one(solver, rules, state, *seat, worlds, *s)
+            analyze_one(solver, rules, state, *seat, (worlds, *s, horizon))
         })
     });
     out.into_iter().map(|r| check(r).map(analysis_py)).collect()
