@@ -694,6 +694,9 @@ def test_pimc_plays_optional_capture_and_claims() -> None:
     res = cf.simulate(rules, 2, bots=("pimc", "random"), seed=4)
     assert res.points.shape == (2, 2)
     assert (res.points.sum(axis=1) > 0).all()
+    # Solving each world to the end of the hand explodes there: refused, not a hang.
+    with pytest.raises(cf.VariantError, match="compulsory"):
+        cf.simulate(rules, 1, bots=("pimc:horizon=hand", "random"))
 
 
 def test_search_bots_take_a_budget_in_their_name() -> None:

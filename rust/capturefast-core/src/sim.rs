@@ -131,6 +131,8 @@ type MakeBot = dyn Fn(u64) -> Box<dyn Bot> + Send + Sync;
 pub struct Player {
     name: String,
     make: Arc<MakeBot>,
+    /// A `pimc:horizon=hand` bot: its exact whole-hand searches need compulsory capture.
+    solves_hands: bool,
 }
 
 impl Player {
@@ -139,6 +141,7 @@ impl Player {
         Player {
             name: kind.name().to_string(),
             make: Arc::new(move |seed| kind.build(seed)),
+            solves_hands: false,
         }
     }
 
@@ -204,7 +207,9 @@ impl Player {
                 (_, Some(l)) => Box::new(IsmctsBot::new(iterations, seed).with_time_limit(l)),
             }
         };
-        Ok(Player::custom(spec, make))
+        let mut player = Player::custom(spec, make);
+        player.solves_hands = kind == BotKind::Pimc && horizon == Horizon::Hand;
+        Ok(player)
     }
 
     /// Any bot, built by `make` from a seed.
@@ -215,6 +220,7 @@ impl Player {
         Player {
             name: name.into(),
             make: Arc::new(make),
+            solves_hands: false,
         }
     }
 
@@ -282,6 +288,17 @@ impl Plan {
             return Err(Error::Variant(format!(
                 "{what} must be from 1 to {MAX_ITEMS}, got: {items}"
             )));
+        }
+        if let Some(p) = players.iter().find(|p| p.solves_hands) {
+            if !rules.compulsory_capture() {
+                // With optional capture (every card may also trail) a world of an early
+                // position is far beyond exact search.
+                return Err(Error::Variant(format!(
+                    "bot `{}` solves each world to the end of the hand, which needs compulsory \
+                     capture: with `compulsory_capture` = false use pimc's default round horizon",
+                    p.name
+                )));
+            }
         }
         Ok(Plan {
             players,
@@ -1079,6 +1096,38 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!("matches must be from 1 to {MAX_ITEMS}, got: 0")
+        );
+        // Whole-hand PIMC needs compulsory capture; the default round horizon does not.
+        let mut o = crate::variant::Options::new(Game::Escoba, 2);
+        o.compulsory_capture = false;
+        let optional = Rules::new(o).unwrap();
+        let players = |spec: &str| {
+            vec![
+                Player::parse(spec).unwrap(),
+                Player::parse("random").unwrap(),
+            ]
+        };
+        let e = Plan::new(
+            &optional,
+            players("pimc:horizon=hand"),
+            Mode::Hands,
+            1,
+            0,
+            false,
+        );
+        assert!(e.unwrap_err().to_string().contains("compulsory capture"));
+        assert!(Plan::new(&optional, players("pimc"), Mode::Hands, 1, 0, false).is_ok());
+        let scopa = Rules::profile(Game::Escoba, 2).unwrap();
+        assert!(
+            Plan::new(
+                &scopa,
+                players("pimc:horizon=hand"),
+                Mode::Hands,
+                1,
+                0,
+                false
+            )
+            .is_ok()
         );
     }
 
