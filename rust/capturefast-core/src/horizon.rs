@@ -5,9 +5,13 @@
 //! deal next scores in that world, though no player could plan for it. This search stops where
 //! the hidden future begins: when the round's last card is played (the next deal comes from the
 //! stock), or after [`max_plies`] plays. There the position is worth its sweeps and declarations
-//! so far plus the expected category points of the piles ([`pile_equity`], the expert's
-//! evaluation). A hand that ends inside the horizon is scored exactly, so the last round of a
-//! 2-player hand, where nothing is hidden, is solved exactly.
+//! so far, plus the expected category points of the piles ([`pile_equity`], the expert's
+//! evaluation), plus (or minus, for the other side) the chance that the player to move can sweep
+//! the table: that a hand of the deal's size drawn from the cards the deciding seat has not seen
+//! holds a card that takes it all (exact at a round's end, an approximation at the 4-player ply
+//! limit, where that player still holds part of a hand). A hand that ends inside the horizon is
+//! scored exactly, so the last round of a 2-player hand, where nothing is hidden, is solved
+//! exactly.
 
 use crate::action::{Move, MoveKind};
 use crate::bots::{count_of_value, pile_equity, sweep_scores, sweep_value};
