@@ -5,7 +5,7 @@
 //! deal next scores in that world, though no player could plan for it. This search stops where
 //! the hidden future begins: when the round's last card is played (the next deal comes from the
 //! stock), or after [`max_plies`] plays. There the position is worth its sweeps and declarations
-//! so far, plus the expected category points of the piles ([`pile_equity`], the expert's
+//! so far, plus the expected category points of the piles (`bots::pile_equity`, the expert's
 //! evaluation), plus (or minus, for the other side) the chance that the player to move can sweep
 //! the table: that a hand of the deal's size drawn from the cards the deciding seat has not seen
 //! holds a card that takes it all (exact at a round's end, an approximation at the 4-player ply

@@ -5,7 +5,7 @@
 //! position on. A node is the sequence of moves that leads to it (each child is keyed by its
 //! [`Move`]), so it stands for every world in which those moves were made. Each iteration:
 //!
-//! 1. **Determinize.** Draw a complete world consistent with the bot's [`View`]
+//! 1. **Determinize.** Draw a complete world consistent with the bot's [`View`](crate::View)
 //!    ([`determinize`]: the unseen cards dealt uniformly into the other hands and the stock).
 //! 2. **Select.** From the root, while the hand goes on and every legal move of the world at the
 //!    node has a child, step to the child with the best UCB1 score among those *available* in

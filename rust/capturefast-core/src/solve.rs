@@ -51,7 +51,7 @@
 //!   the root, each guessed from the one before, so every move gets its exact value.
 //!
 //! # Variants
-//! Every shortcut above (the pile reduction, [`category_diff`], the primiera codes, the last two
+//! Every shortcut above (the pile reduction, `category_diff`, the primiera codes, the last two
 //! plays valued from the masks, the move generator mirroring [`State::legal_moves`]) assumes the
 //! default scoring and capture mechanics. [`solver_shortcuts_exact`] lists every option they
 //! depend on; under other rules the solver runs a plain exact search instead: alpha-beta over
@@ -82,13 +82,13 @@ use crate::variant::{
 };
 
 /// Whether the solver's shortcuts (see the module doc) are exact under `rules`. They read:
-/// - scoring: the four categories and sweeps only, as [`category_diff`], the pile reduction
-///   ([`pile_key`]) and [`best_codes`] compute them: `primiera_mode = table`,
+/// - scoring: the four categories and sweeps only, as `category_diff`, the pile reduction
+///   (`pile_key`) and `best_codes` compute them: `primiera_mode = table`,
 ///   `primiera_figures = flat` (the codes give every figure 10), `bermila = sevens_then_sixes`
 ///   (the reduction keeps sevens and sixes only), and no bonus (`re_bello`, `napola` with
 ///   `napola_cap`, `grande`, `all_coins_bonus`, `all_sevens_bonus`: they read cards the
-///   reduction forgets). `primiera_missing_suit` is read by [`category_diff`] (both values).
-/// - mechanics: [`generate`] and the last-two-plays valuation list a card's captures from
+///   reduction forgets). `primiera_missing_suit` is read by `category_diff` (both values).
+/// - mechanics: `generate` and the last-two-plays valuation list a card's captures from
 ///   [`Rules::for_each_capture`] and let it trail only without one, and count a whole-table
 ///   capture as a sweep: `compulsory_capture = true` (so no `renuncio` claim either),
 ///   `ace_takes_all = false` (with it `ace_takes_ace_only` and `ace_sweep` are moot),
@@ -97,7 +97,7 @@ use crate::variant::{
 ///
 /// Not read, so any value is exact: `target` and `all_coins_wins` (match end, not hand points),
 /// `capture` (every mode goes through [`Rules::for_each_capture`]), `last_play_sweep` (read by
-/// [`last_card`] and the state), `direction` (the search follows the state's seat to move),
+/// `last_card` and the state), `direction` (the search follows the state's seat to move),
 /// `deal`, `redeal`, `opening_sweeps`, `cut_card` (moves of the state), `chkobba_face_values`
 /// (capture values), `deck` (names).
 pub fn solver_shortcuts_exact(rules: &Rules) -> bool {
@@ -158,7 +158,7 @@ struct Entry {
     /// Lower and upper bounds on the future value for the side to move.
     lower: i8,
     upper: i8,
-    /// Index of the best move in generation order ([`generate`]), or `NO_MOVE`.
+    /// Index of the best move in generation order (`generate`), or `NO_MOVE`.
     best: u8,
     /// Cards left to play at the position: the size of the subtree, for replacement.
     left: u8,
@@ -884,7 +884,7 @@ fn lead(rules: &Rules, state: &State) -> i32 {
         }
 }
 
-/// Primiera points by best-card code (see [`best_codes`]).
+/// Primiera points by best-card code (see `best_codes`).
 const CODE_POINTS: [u16; 9] = [0, 10, 12, 13, 14, 15, 16, 18, 21];
 
 /// Category points of the side holding `pile` minus the other side's, at the end of a hand
