@@ -23,6 +23,7 @@ run: install
 lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 
 test-rust:
 	cargo test --workspace --release
