@@ -228,15 +228,6 @@ fn cut_decision(legal: &[Move]) -> Option<Move> {
     )
 }
 
-/// Cards still to be played this hand: every hand plus the stock.
-fn cards_left(view: &View) -> u32 {
-    let hands: u32 = view.hand_sizes[..usize::from(view.num_players)]
-        .iter()
-        .map(|&h| u32::from(h))
-        .sum();
-    hands + u32::from(view.stock_size)
-}
-
 /// Whether a sweep made when `left` cards remain to be played (this play included) scores:
 /// under `last_play_sweep = void` the final play of the hand never does (S-A4, K11).
 pub(crate) fn sweep_scores(rules: &Rules, left: u32) -> bool {
@@ -571,7 +562,7 @@ struct Expert<'a> {
 impl<'a> Expert<'a> {
     fn new(rules: &'a Rules, view: &View) -> Expert<'a> {
         let me = Rules::side(view.seat);
-        let left = cards_left(view);
+        let left = view.cards_left();
         let next = usize::from(rules.next_seat(view.seat));
         // The next opponent plays from their hand, or from a fresh round of three when this
         // play ends the round.

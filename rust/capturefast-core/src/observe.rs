@@ -50,6 +50,14 @@ pub struct View {
     pub unseen: CardSet,
 }
 
+impl View {
+    /// Cards still to be played this hand: every hand plus the stock.
+    pub fn cards_left(&self) -> u32 {
+        let hands = &self.hand_sizes[..usize::from(self.num_players)];
+        hands.iter().map(|&h| u32::from(h)).sum::<u32>() + u32::from(self.stock_size)
+    }
+}
+
 impl State {
     /// The view of `seat` (which must be below the number of players).
     pub fn view(&self, seat: u8) -> View {
@@ -162,14 +170,9 @@ impl<'a> LazyView<'a> {
     /// [`View::hand_sizes`] and [`View::stock_size`]).
     pub fn cards_left(&self) -> u32 {
         match self.0 {
-            Source::View(view) => {
-                let hands = &view.hand_sizes[..usize::from(view.num_players)];
-                hands.iter().map(|&h| u32::from(h)).sum::<u32>() + u32::from(view.stock_size)
-            }
-            Source::State(state, _) => {
-                let hands = (0..state.num_players()).map(|s| state.hand(s).len());
-                hands.sum::<u32>() + state.stock().len() as u32
-            }
+            Source::View(view) => view.cards_left(),
+            // The state's count includes a pending cut card, which the view's does not.
+            Source::State(state, _) => state.cards_left() - u32::from(state.cut_card().is_some()),
         }
     }
 }
