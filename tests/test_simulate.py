@@ -715,3 +715,10 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
     ]:
         with pytest.raises(cf.VariantError, match=why):
             cf.simulate(rules, 1, bots=(spec, "random"))
+
+
+def test_a_printed_summary_is_its_table() -> None:
+    res = cf.simulate(Rules.scopa(), 50, bots=("greedy", "random"), seed=1)
+    summary = res.summary()
+    assert str(summary) == summary.table()
+    assert "points per hand" in str(summary) and "Estimate(" not in str(summary)

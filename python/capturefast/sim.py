@@ -223,6 +223,10 @@ class Summary:
             d["hands_per_match"] = self.hands_per_match.to_dict()
         return d
 
+    def __str__(self) -> str:
+        """`table`: ``print(result.summary())`` shows the figures, not the dataclass fields."""
+        return self.table()
+
     def table(self) -> str:
         """The figures as an aligned text table."""
         a, b = self.teams
