@@ -30,6 +30,14 @@ pub trait Bot: Send {
     /// Chooses one of `legal` (never empty) for the seat of `view`. A bot that needs what the
     /// seat sees calls [`LazyView::get`]; one that chooses from `legal` alone never builds it.
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move;
+
+    /// Makes this bot exactly what its builder makes from `seed` and returns true, or returns
+    /// false (the default) when it cannot. A simulation reuses a bot that can from hand to hand
+    /// instead of building another.
+    fn reseed(&mut self, seed: u64) -> bool {
+        let _ = seed;
+        false
+    }
 }
 
 /// The built-in bots.
@@ -133,6 +141,11 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = RandomBot::new(seed);
+        true
+    }
+
     fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         legal[self.rng.below(legal.len() as u64) as usize]
     }
@@ -155,6 +168,11 @@ impl RandomCardBot {
 }
 
 impl Bot for RandomCardBot {
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = RandomCardBot::new(seed);
+        true
+    }
+
     fn choose(&mut self, _rules: &Rules, _view: &LazyView<'_>, legal: &[Move]) -> Move {
         // Legal moves are grouped by card (sorted by kind, then card): count the groups.
         let mut cards = legal.chunk_by(|a, b| a.card() == b.card() && a.kind() == b.kind());
@@ -393,6 +411,11 @@ impl GreedyBot {
 }
 
 impl Bot for GreedyBot {
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = GreedyBot::new(seed);
+        true
+    }
+
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
@@ -513,6 +536,11 @@ impl ExpertBot {
 }
 
 impl Bot for ExpertBot {
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = ExpertBot::new(seed);
+        true
+    }
+
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if let Some(m) = cut_decision(legal) {
             return m;
@@ -1223,6 +1251,41 @@ mod tests {
             [&["7C", "7D", "AC", "AD"], &["7H", "7S", "AH", "AS"]],
         );
         assert_eq!(choose(&mut ExpertBot::new(1), &rules, &v), "5C");
+    }
+
+    /// The moves `bot`, in every seat, plays in the first hand dealt from `deal`.
+    fn self_play(bot: &mut dyn Bot, rules: &Rules, deal: u64) -> Vec<Move> {
+        let mut s = State::new(rules, deal);
+        let (mut moves, mut played) = (Vec::new(), Vec::new());
+        while let Some(seat) = s.to_move() {
+            s.legal_moves(rules, &mut moves);
+            let mv = bot.choose(rules, &LazyView::new(&s, seat), &moves);
+            played.push(mv);
+            s.apply_unchecked(rules, mv);
+        }
+        played
+    }
+
+    #[test]
+    fn a_reseeded_bot_plays_as_a_new_one() {
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            let rules = Rules::profile(game, 2).unwrap();
+            for kind in BotKind::ALL {
+                for deal in 0..20 {
+                    let fresh = self_play(kind.build(deal).as_mut(), &rules, deal);
+                    // A bot that has played a hand from another seed, then reseeded.
+                    let mut used = kind.build(deal + 1000);
+                    self_play(used.as_mut(), &rules, deal + 1000);
+                    assert!(used.reseed(deal), "{} can be reseeded", kind.name());
+                    assert_eq!(
+                        self_play(used.as_mut(), &rules, deal),
+                        fresh,
+                        "{}",
+                        kind.name()
+                    );
+                }
+            }
+        }
     }
 
     /// The exact value of a 2-player last-round position by brute force over `State`.
