@@ -3,7 +3,7 @@
 //! * `random_hands/<game>/<n>p`: `sim::random_hands`, the bare uniform-random loop: deal,
 //!   random legal moves to the end of the hand, full scoring;
 //! * `run/<bots>/<t>t`: `sim::run`, the batch simulation behind `cf.simulate`, with bots in the
-//!   seats (each seat's bot reseeded per hand, a `View` per move for the bots that read it,
+//!   seats (the fast built-in bots held by value, a `View` per move for the bots that read it,
 //!   results written to the per-hand columns),
 //!   on `t` threads. `cf.simulate` from Python is measured against this figure
 //!   (`benches/python/test_bench_simulate.py`).

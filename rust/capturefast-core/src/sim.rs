@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::action::Move;
-use crate::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS};
+use crate::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
 use crate::error::Error;
 use crate::ismcts::IsmctsBot;
 use crate::observe::LazyView;
@@ -126,17 +126,16 @@ pub fn bot_seed(deal: u64, seat: u8) -> u64 {
 type MakeBot = dyn Fn(u64) -> Box<dyn Bot> + Send + Sync;
 
 /// Who sits in a seat: a name and a way to build a fresh bot from a seed, once per hand
-/// ([`Mode::Hands`]) or once per match ([`Mode::Matches`]); a bot that can is reseeded instead
-/// ([`Bot::reseed`]), with the same result.
+/// ([`Mode::Hands`]) or once per match ([`Mode::Matches`]).
 #[derive(Clone)]
 pub struct Player {
     name: String,
     make: Arc<MakeBot>,
     /// A `pimc:horizon=hand` bot: its exact whole-hand searches need compulsory capture.
     solves_hands: bool,
-    /// Whether the simulation checks each move against the legal list: for every bot but the
-    /// fast built-in ones ([`BotKind::ALL`]), whose tests check that their moves are legal.
-    checked: bool,
+    /// A fast built-in bot ([`BotKind::ALL`]), which the simulation holds by value and whose
+    /// moves it does not check against the legal list (their tests check that they are legal).
+    fast: Option<BotKind>,
 }
 
 impl Player {
@@ -146,7 +145,7 @@ impl Player {
             name: kind.name().to_string(),
             make: Arc::new(move |seed| kind.build(seed)),
             solves_hands: false,
-            checked: !BotKind::ALL.contains(&kind),
+            fast: BotKind::ALL.contains(&kind).then_some(kind),
         }
     }
 
@@ -226,7 +225,7 @@ impl Player {
             name: name.into(),
             make: Arc::new(make),
             solves_hands: false,
-            checked: true,
+            fast: None,
         }
     }
 
@@ -238,6 +237,13 @@ impl Player {
     /// A fresh bot drawing from `seed`.
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         (self.make)(seed)
+    }
+
+    /// A fresh bot drawing from `seed`, held by value if it is a fast built-in one.
+    fn seat_bot(&self, seed: u64) -> SeatBot {
+        self.fast
+            .and_then(|kind| SeatBot::fast(kind, seed))
+            .unwrap_or_else(|| SeatBot::Boxed(self.build(seed)))
     }
 }
 
@@ -340,10 +346,9 @@ impl Plan {
         if self.duplicate { 2 } else { 1 }
     }
 
-    /// The index in [`Plan::players`] of the player of `seat` in game `game` (0, or 1 for the
-    /// swapped replay) of an item.
-    fn seat_player(game: usize, seat: usize) -> usize {
-        if game == 1 { seat ^ 1 } else { seat }
+    /// The player of `seat` in game `game` (0, or 1 for the swapped replay) of an item.
+    fn player(&self, game: usize, seat: usize) -> &Player {
+        &self.players[if game == 1 { seat ^ 1 } else { seat }]
     }
 }
 
@@ -620,11 +625,10 @@ impl<'a> Queue<'a> {
     }
 }
 
-/// A worker's reusable buffers: no allocation per hand but for bots that cannot be reseeded.
+/// A worker's reusable buffers: no allocation per hand beyond the boxed bots.
 struct Scratch {
     moves: Vec<Move>,
-    /// The bot of each seat and the index of the player that built it.
-    bots: Vec<(usize, Box<dyn Bot>)>,
+    bots: Vec<SeatBot>,
 }
 
 impl Scratch {
@@ -639,9 +643,8 @@ impl Scratch {
 /// Plays the current hand to its end with the seats' bots.
 fn play_hand(
     rules: &Rules,
-    plan: &Plan,
     state: &mut State,
-    bots: &mut [(usize, Box<dyn Bot>)],
+    bots: &mut [SeatBot],
     moves: &mut Vec<Move>,
 ) -> HandScore {
     loop {
@@ -649,13 +652,13 @@ fn play_hand(
             .to_move()
             .expect("a hand being played has a seat to move");
         state.legal_moves(rules, moves);
-        let (player, bot) = &mut bots[usize::from(seat)];
+        let bot = &mut bots[usize::from(seat)];
         let mv = bot.choose(rules, &LazyView::new(state, seat), moves);
         // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug. The
         // fast built-in bots' moves are checked by their tests, not here, where it cost 2% of
         // a random hand.
         assert!(
-            !plan.players[*player].checked || moves.contains(&mv),
+            !bot.is_boxed() || moves.contains(&mv),
             "the bot in seat {seat} chose a move that is not legal: {mv}"
         );
         debug_assert!(moves.contains(&mv), "{mv} is not legal");
@@ -675,31 +678,14 @@ fn play_game(
     scratch: &mut Scratch,
     record: &mut dyn FnMut(&HandScore, u8),
 ) -> State {
-    let n = usize::from(rules.num_players());
-    scratch.bots.truncate(n);
-    for seat in 0..n {
-        let who = Plan::seat_player(game, seat);
-        let seed = bot_seed(deal, seat as u8);
-        // The seat's bot from the last game, reseeded if the same player built it and it can
-        // be: building a bot allocates, 3% of a random hand.
-        if let Some((by, bot)) = scratch.bots.get_mut(seat) {
-            if *by != who || !bot.reseed(seed) {
-                *by = who;
-                *bot = plan.players[who].build(seed);
-            }
-        } else {
-            scratch.bots.push((who, plan.players[who].build(seed)));
-        }
+    scratch.bots.clear();
+    for seat in 0..rules.num_players() {
+        let player = plan.player(game, usize::from(seat));
+        scratch.bots.push(player.seat_bot(bot_seed(deal, seat)));
     }
     let mut state = State::new(rules, deal);
     loop {
-        let s = play_hand(
-            rules,
-            plan,
-            &mut state,
-            &mut scratch.bots,
-            &mut scratch.moves,
-        );
+        let s = play_hand(rules, &mut state, &mut scratch.bots, &mut scratch.moves);
         record(&s, state.dealer());
         if plan.mode == Mode::Hands || state.match_over() {
             return state;
