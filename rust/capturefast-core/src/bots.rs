@@ -106,13 +106,9 @@ impl BotKind {
 
     /// A bot of this kind drawing from `seed`.
     pub fn build(self, seed: u64) -> Box<dyn Bot> {
-        match self {
-            BotKind::Random => Box::new(RandomBot::new(seed)),
-            BotKind::RandomCard => Box::new(RandomCardBot::new(seed)),
-            BotKind::Greedy => Box::new(GreedyBot::new(seed)),
-            BotKind::Expert => Box::new(ExpertBot::new(seed)),
-            BotKind::Pimc => Box::new(crate::solve::PimcBot::new(PIMC_WORLDS, seed)),
-            BotKind::Ismcts => Box::new(crate::ismcts::IsmctsBot::new(ISMCTS_ITERATIONS, seed)),
+        match SeatBot::of(self, seed) {
+            SeatBot::Boxed(bot) => bot,
+            bot => Box::new(bot),
         }
     }
 }
@@ -129,14 +125,21 @@ pub(crate) enum SeatBot {
 }
 
 impl SeatBot {
-    /// The fast built-in bot `kind` drawing from `seed`; `None` for the search bots.
-    pub(crate) fn fast(kind: BotKind, seed: u64) -> Option<SeatBot> {
+    /// The built-in bot `kind` drawing from `seed`: the fast ones by value, the search bots
+    /// boxed.
+    pub(crate) fn of(kind: BotKind, seed: u64) -> SeatBot {
         match kind {
-            BotKind::Random => Some(SeatBot::Random(RandomBot::new(seed))),
-            BotKind::RandomCard => Some(SeatBot::RandomCard(RandomCardBot::new(seed))),
-            BotKind::Greedy => Some(SeatBot::Greedy(GreedyBot::new(seed))),
-            BotKind::Expert => Some(SeatBot::Expert(ExpertBot::new(seed))),
-            BotKind::Pimc | BotKind::Ismcts => None,
+            BotKind::Random => SeatBot::Random(RandomBot::new(seed)),
+            BotKind::RandomCard => SeatBot::RandomCard(RandomCardBot::new(seed)),
+            BotKind::Greedy => SeatBot::Greedy(GreedyBot::new(seed)),
+            BotKind::Expert => SeatBot::Expert(ExpertBot::new(seed)),
+            BotKind::Pimc => {
+                SeatBot::Boxed(Box::new(crate::solve::PimcBot::new(PIMC_WORLDS, seed)))
+            }
+            BotKind::Ismcts => SeatBot::Boxed(Box::new(crate::ismcts::IsmctsBot::new(
+                ISMCTS_ITERATIONS,
+                seed,
+            ))),
         }
     }
 
@@ -144,10 +147,11 @@ impl SeatBot {
     pub(crate) fn is_boxed(&self) -> bool {
         matches!(self, SeatBot::Boxed(_))
     }
+}
 
-    /// The bot's choice ([`Bot::choose`]).
+impl Bot for SeatBot {
     #[inline]
-    pub(crate) fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         match self {
             SeatBot::Random(b) => b.choose(rules, view, legal),
             SeatBot::RandomCard(b) => b.choose(rules, view, legal),
@@ -1267,27 +1271,34 @@ mod tests {
     }
 
     #[test]
-    fn a_seat_bot_plays_as_its_kind_built() {
+    fn a_seat_bot_plays_as_the_bot_of_its_kind() {
         let mut moves = Vec::new();
         for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
             let rules = Rules::profile(game, 2).unwrap();
             for kind in BotKind::ALL {
                 for seed in 0..10 {
-                    let mut seat = SeatBot::fast(kind, seed).expect("a fast kind");
-                    assert!(!seat.is_boxed());
-                    let mut built = kind.build(seed);
+                    let mut seat = SeatBot::of(kind, seed);
+                    assert!(!seat.is_boxed(), "{} is held by value", kind.name());
+                    let mut direct: Box<dyn Bot> = match kind {
+                        BotKind::Random => Box::new(RandomBot::new(seed)),
+                        BotKind::RandomCard => Box::new(RandomCardBot::new(seed)),
+                        BotKind::Greedy => Box::new(GreedyBot::new(seed)),
+                        BotKind::Expert => Box::new(ExpertBot::new(seed)),
+                        _ => unreachable!("BotKind::ALL are the fast bots"),
+                    };
                     let mut s = State::new(&rules, seed);
                     while let Some(to_move) = s.to_move() {
                         s.legal_moves(&rules, &mut moves);
                         let view = LazyView::new(&s, to_move);
                         let mv = seat.choose(&rules, &view, &moves);
-                        assert_eq!(mv, built.choose(&rules, &view, &moves), "{}", kind.name());
+                        assert_eq!(mv, direct.choose(&rules, &view, &moves), "{}", kind.name());
                         s.apply_unchecked(&rules, mv);
                     }
                 }
             }
         }
-        assert!(SeatBot::fast(BotKind::Pimc, 1).is_none());
+        assert!(SeatBot::of(BotKind::Pimc, 1).is_boxed());
+        assert!(SeatBot::of(BotKind::Ismcts, 1).is_boxed());
     }
 
     /// The exact value of a 2-player last-round position by brute force over `State`.

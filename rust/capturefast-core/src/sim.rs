@@ -133,9 +133,9 @@ pub struct Player {
     make: Arc<MakeBot>,
     /// A `pimc:horizon=hand` bot: its exact whole-hand searches need compulsory capture.
     solves_hands: bool,
-    /// A fast built-in bot ([`BotKind::ALL`]), which the simulation holds by value and whose
-    /// moves it does not check against the legal list (their tests check that they are legal).
-    fast: Option<BotKind>,
+    /// The kind of a built-in bot with its default budget: the simulation holds the fast ones
+    /// by value and does not check their moves against the legal list (their tests do).
+    builtin: Option<BotKind>,
 }
 
 impl Player {
@@ -145,7 +145,7 @@ impl Player {
             name: kind.name().to_string(),
             make: Arc::new(move |seed| kind.build(seed)),
             solves_hands: false,
-            fast: BotKind::ALL.contains(&kind).then_some(kind),
+            builtin: Some(kind),
         }
     }
 
@@ -225,7 +225,7 @@ impl Player {
             name: name.into(),
             make: Arc::new(make),
             solves_hands: false,
-            fast: None,
+            builtin: None,
         }
     }
 
@@ -241,9 +241,10 @@ impl Player {
 
     /// A fresh bot drawing from `seed`, held by value if it is a fast built-in one.
     fn seat_bot(&self, seed: u64) -> SeatBot {
-        self.fast
-            .and_then(|kind| SeatBot::fast(kind, seed))
-            .unwrap_or_else(|| SeatBot::Boxed(self.build(seed)))
+        self.builtin.map_or_else(
+            || SeatBot::Boxed(self.build(seed)),
+            |kind| SeatBot::of(kind, seed),
+        )
     }
 }
 
