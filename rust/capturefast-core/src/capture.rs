@@ -16,40 +16,123 @@ pub struct Opening {
     pub dealer_sweeps: u8,
 }
 
+/// Table cards whose subsets the search settles in one step: the lowest few, whose subset
+/// totals sit one byte each in `u64` words and are compared with a target all at once.
+const LOW: usize = 4;
+/// Words of subset totals: 8 subsets to a word.
+const WORDS: usize = 1 << (LOW - 3);
+
+/// Byte `j` of `LANES[w][i]` is 1 when subset `8w + j` of the low cards holds low card `i`.
+const LANES: [[u64; LOW]; WORDS] = {
+    let mut m = [[0u64; LOW]; WORDS];
+    let mut w = 0;
+    while w < WORDS {
+        let mut i = 0;
+        while i < LOW {
+            let mut j = 0;
+            while j < 8 {
+                if (8 * w + j) >> i & 1 == 1 {
+                    m[w][i] |= 1 << (8 * j);
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        w += 1;
+    }
+    m
+};
+/// What a missing low card counts (on a table of fewer than [`LOW`] cards): more than any
+/// target (below 16), so no subset holding it matches, and small enough that no total passes a
+/// byte (capture values are below 16 too).
+const MISSING: u64 = 32;
+const _: () = assert!(LOW as u64 * MISSING < 256 && WORDS * 8 <= 32);
+
+/// `0x80` in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// The top bits of the 8 bytes of `z` (each `0x80` or 0) as 8 bits, byte `j` to bit `j`.
+#[inline]
+fn byte_flags(z: u64) -> u32 {
+    ((z >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 /// A table indexed for subset sums, built once and reused for every card played onto it.
 ///
-/// `below[id]`, for each table card, has bit `s` set when some table cards of lower ids total
-/// `s` (for `s` below 16, which covers every capture target). The search decides the table's
-/// cards from the highest id down, so the cards left to decide are always those below the
-/// current one, and it enters only branches that lead to a capture: its work is proportional to
-/// what it emits. It decides each card "without" before "with", so sets come out in increasing
-/// mask order.
+/// `below[id]`, for each table card above the lowest four, has bit `s` set when some table
+/// cards of lower ids total `s` (for `s` below 16, which covers every capture target). The search
+/// decides those cards from the highest id down, so the cards left to decide are always those
+/// below the current one, and it enters only branches that lead to a capture: its work is
+/// proportional to what it emits. It decides each card "without" before "with", so sets come out
+/// in increasing mask order.
+///
+/// The lowest four cards (`LOW`) are not searched card by card: `low_sums` holds the total of
+/// each of their 16 subsets, and once only they are left the search compares all 16 totals with
+/// what remains at once, without a branch. A table of up to four cards, most tables in play,
+/// takes no search at all. This costs more instructions than searching those cards (about +9% a
+/// random hand) but far fewer mispredicted branches: random hands ran 10% (Scopa) and 22%
+/// (Escoba) faster.
 #[derive(Clone, Copy, Debug)]
 pub struct TableIndex<'r> {
     rules: &'r Rules,
     table: CardSet,
     below: [u16; NUM_CARDS],
     sums: u16,
+    /// The lowest [`LOW`] cards of the table (all of them on a smaller table).
+    low: u64,
+    /// Byte `j` of word `w`: the capture value total of subset `8w + j` of the low cards (bit
+    /// `i` of the subset: the `i`-th lowest; [`MISSING`] for a card the table lacks).
+    low_sums: [u64; WORDS],
 }
 
 impl<'r> TableIndex<'r> {
     /// Indexes `table` by the capture values of `rules`: one pass over its cards, lowest first.
-    #[inline]
+    #[allow(
+        clippy::inline_always,
+        reason = "left to itself the compiler outlined it and returned the index by memcpy: +7% \
+                  instructions a random hand (callgrind)"
+    )]
+    #[inline(always)]
     pub fn new(rules: &'r Rules, table: CardSet) -> TableIndex<'r> {
-        let mut ix = TableIndex {
-            rules,
-            table,
-            below: [0; NUM_CARDS],
-            sums: 1,
-        };
-        // The reach lives in a register: kept in `ix` it went through memory on every card.
+        let mut below = [0; NUM_CARDS];
+        // The reach and the totals live in registers until the end.
         let mut sums = 1u16;
-        for card in table {
-            ix.below[card.index()] = sums;
+        // Start with every low card missing; each card present replaces MISSING by its value.
+        // The sums wrap, but each byte of the result is in 0..256, so the words are exact.
+        let mut words = [0u64; WORDS];
+        for (word, lanes) in words.iter_mut().zip(&LANES) {
+            *word = MISSING * lanes.iter().sum::<u64>();
+        }
+        let mut rest = table.0;
+        for i in 0..LOW {
+            if rest == 0 {
+                break;
+            }
+            let v = rules.values()[rest.trailing_zeros() as usize];
+            sums |= sums << v;
+            let delta = u64::from(v).wrapping_sub(MISSING);
+            for (word, lanes) in words.iter_mut().zip(&LANES) {
+                *word = word.wrapping_add(delta.wrapping_mul(lanes[i]));
+            }
+            rest &= rest - 1;
+        }
+        let low = table.0 & !rest;
+        for card in CardSet(rest) {
+            below[card.index()] = sums;
             sums |= sums << rules.value(card);
         }
-        ix.sums = sums;
-        ix
+        TableIndex {
+            rules,
+            table,
+            below,
+            sums,
+            low,
+            low_sums: words,
+        }
     }
 
     /// The indexed table.
@@ -74,6 +157,10 @@ impl<'r> TableIndex<'r> {
         loop {
             // Cards worth more than what remains cannot take part; some card can.
             rest &= self.rules.up_to_value(remaining);
+            if rest & !self.low == 0 {
+                self.low_sets(remaining, acc, emit);
+                return;
+            }
             let id = 63 - rest.leading_zeros() as usize;
             rest &= !(1 << id);
             let after = self.below[id];
@@ -90,6 +177,29 @@ impl<'r> TableIndex<'r> {
             if !bit(after, remaining) {
                 return;
             }
+        }
+    }
+
+    /// The search's last step, once only low cards are left: every subset of them totalling
+    /// `target`, joined to `acc`. Subset `j` holds the `i`-th lowest card when bit `i` of `j` is
+    /// set, so increasing `j` is increasing mask order.
+    #[inline]
+    fn low_sets(&self, target: u8, acc: u64, emit: &mut impl FnMut(CardSet)) {
+        let t = u64::from(target) * 0x0101_0101_0101_0101;
+        let mut found = 0u32;
+        for (w, &word) in self.low_sums.iter().enumerate() {
+            found |= byte_flags(zero_bytes(word ^ t)) << (8 * w);
+        }
+        while found != 0 {
+            let j = found.trailing_zeros();
+            let (mut set, mut rest) = (acc, self.low);
+            for i in 0..LOW {
+                let card = rest & rest.wrapping_neg();
+                set |= card & 0u64.wrapping_sub(u64::from(j >> i & 1));
+                rest ^= card;
+            }
+            emit(CardSet(set));
+            found &= found - 1;
         }
     }
 }
@@ -445,6 +555,65 @@ mod tests {
                     brute_force(&rules, table, card),
                     "{game:?} {table} {card}"
                 );
+            }
+        }
+    }
+
+    /// The byte compare of the low cards' totals, against a plain loop, on words dense in
+    /// zero bytes and in bytes with the top bit set.
+    #[test]
+    fn zero_byte_flags_equal_a_byte_loop() {
+        let mut rng = crate::Rng::new(3);
+        for _ in 0..20_000 {
+            let mut x = 0u64;
+            for j in 0..8 {
+                let byte = match rng.below(4) {
+                    0 => 0,
+                    1 => 0x80,
+                    2 => 1 + rng.below(255),
+                    _ => rng.below(16),
+                };
+                x |= byte << (8 * j);
+            }
+            let want = (0..8)
+                .filter(|j| (x >> (8 * j)) as u8 == 0)
+                .fold(0u32, |m, j| m | 1 << j);
+            assert_eq!(byte_flags(zero_bytes(x)), want, "{x:#018x}");
+        }
+    }
+
+    /// `for_each_sum` for every target on random tables of 0-16 cards: exactly the subsets
+    /// with that total, each once, in increasing mask order. Tables of up to four cards take the
+    /// byte compare alone; larger ones, the search and then the compare.
+    #[test]
+    fn subset_sums_equal_brute_force_for_every_target() {
+        let mut rng = crate::Rng::new(11);
+        for game in [Game::Scopa, Game::Chkobba] {
+            let rules = Rules::profile(game, 2).unwrap();
+            for _ in 0..1000 {
+                let deck = rng.shuffled_deck();
+                let n = rng.below(15) as usize;
+                let table: CardSet = deck[..n].iter().copied().collect();
+                let cards: Vec<Card> = table.iter().collect();
+                // Every non-empty subset by its total; subsets come in increasing mask order
+                // because `cards` is in id order and `bits` counts up.
+                let mut want: Vec<Vec<CardSet>> = vec![Vec::new(); 17];
+                for bits in 1u32..1 << n {
+                    let s: CardSet = (0..n)
+                        .filter(|i| bits >> i & 1 == 1)
+                        .map(|i| cards[i])
+                        .collect();
+                    let total = rules.total(s) as usize;
+                    if total < 16 {
+                        want[total].push(s);
+                    }
+                }
+                let index = TableIndex::new(&rules, table);
+                for target in 0..=16u8 {
+                    let mut got = Vec::new();
+                    index.for_each_sum(target, &mut |s| got.push(s));
+                    assert_eq!(got, want[usize::from(target)], "{game:?} {table} {target}");
+                }
             }
         }
     }
