@@ -30,7 +30,7 @@ import pytest
 from capturefast import variants
 
 SEED = 0x7A_21A7
-HANDS = 2000  # hands per timed round when benchmarking
+HANDS = 10_000  # hands per timed round when benchmarking
 ROUNDS = 7
 # Scopa against Escoba and Chkobba: longer rounds, more of them (the target is 20%, not 25%).
 GAME_HANDS = 20_000
