@@ -17,7 +17,7 @@
 
 use crate::action::{Move, MoveKind};
 use crate::capture::TableIndex;
-use crate::card::{Card, NUM_CARDS, NUM_SUITS, Rank, Suit};
+use crate::card::{Card, NUM_CARDS, NUM_SUITS, Rank, Suit, suit_bytes};
 use crate::cardset::CardSet;
 use crate::error::Error;
 use crate::observe::{LazyView, View};
@@ -397,22 +397,6 @@ const GREEDY: GreedyTables = {
 /// Primiera points of the best card of each suit in `set` (0 for a missing suit), one byte per
 /// suit (suit `s` in bits `8s..8s + 8`).
 fn suit_bests(set: CardSet) -> u32 {
-    /// One bit per suit of a rank nibble, spread to the low bit of the suit's byte.
-    const SPREAD: [u32; 16] = {
-        let mut t = [0u32; 16];
-        let mut nibble = 0;
-        while nibble < 16 {
-            let mut suit = 0;
-            while suit < NUM_SUITS {
-                if nibble >> suit & 1 != 0 {
-                    t[nibble] |= 1 << (8 * suit);
-                }
-                suit += 1;
-            }
-            nibble += 1;
-        }
-        t
-    };
     let mut best = 0u32;
     // Suits whose best card is known.
     let mut found = 0u64;
@@ -420,7 +404,7 @@ fn suit_bests(set: CardSet) -> u32 {
     // are looked at (a rank past the last suit found adds nothing): stopping early mispredicted.
     for &rank in &PRIMIERA_ORDER {
         let nibble = (set.0 >> (4 * rank)) & 0xF & !found;
-        best |= SPREAD[nibble as usize] * u32::from(PRIMIERA_POINTS[rank]);
+        best |= suit_bytes(nibble) * u32::from(PRIMIERA_POINTS[rank]);
         found |= nibble;
     }
     best

@@ -18,6 +18,13 @@ pub const NUM_RANKS: usize = 10;
 /// Number of suits (`C D H S`).
 pub const NUM_SUITS: usize = 4;
 
+/// Byte `s` of the result is bit `s` of `nibble` (a set of suits of one rank): one byte per
+/// suit, for per-suit sums in a `u32`. The multiply's four shifted copies never overlap.
+#[inline]
+pub(crate) const fn suit_bytes(nibble: u64) -> u32 {
+    (((nibble & 0xF) * 0x0020_4081) & 0x0101_0101) as u32
+}
+
 const RANK_CHARS: [char; NUM_RANKS] = ['A', '2', '3', '4', '5', '6', '7', 'J', 'Q', 'K'];
 const SUIT_CHARS: [char; NUM_SUITS] = ['C', 'D', 'H', 'S'];
 
@@ -182,6 +189,14 @@ impl FromStr for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suit_bytes_puts_each_suit_bit_in_its_byte() {
+        for nibble in 0u64..16 {
+            let want = (0..4).fold(0u32, |w, s| w | ((nibble >> s & 1) as u32) << (8 * s));
+            assert_eq!(suit_bytes(nibble), want, "{nibble:04b}");
+        }
+    }
 
     #[test]
     fn numerals_spell_the_figures() {

@@ -5,7 +5,7 @@
 //! 7=21 chart; figures per `primiera_figures`, decided per `primiera_mode`) or, in Chkobba, the
 //! bermila (per `bermila`). Bonuses (docs/variants.md "Scoring") are reported apart, by name.
 
-use crate::card::{Card, NUM_RANKS, NUM_SUITS, Rank};
+use crate::card::{Card, NUM_RANKS, NUM_SUITS, Rank, suit_bytes};
 use crate::cardset::CardSet;
 use crate::variant::{Bermila, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules};
 
@@ -137,21 +137,21 @@ impl Rules {
     /// cards' points summed, a missing suit per `primiera_missing_suit`.
     pub fn primiera_detail(&self, pile: CardSet) -> ([Option<Card>; NUM_SUITS], Option<u16>) {
         let points = self.primiera_points();
-        let mut best = [None; NUM_SUITS];
-        let mut total = 0;
-        let mut missing = false;
-        for (suit, b) in best.iter_mut().enumerate() {
-            // The best card of a suit is its first rank present in chart order.
-            let cards = (pile.0 >> suit) & 0x11_1111_1111;
-            match PRIMIERA_ORDER.iter().find(|&&r| cards >> (4 * r) & 1 != 0) {
-                Some(&r) => {
-                    total += points[r];
-                    *b = Card::new((r * 4 + suit) as u8);
-                }
-                None => missing = true,
-            }
+        // Every rank in chart order, none skipped (stopping at each suit's first card
+        // mispredicted): a rank counts in the suits that no earlier rank filled.
+        let (mut found, mut total, mut ranks) = (0u64, 0u16, 0u32);
+        for &r in &PRIMIERA_ORDER {
+            let first = (pile.0 >> (4 * r)) & 0xF & !found;
+            total += first.count_ones() as u16 * points[r];
+            // Byte `suit` of `ranks`: the best card's rank + 1, 0 for none.
+            ranks |= suit_bytes(first) * (r as u32 + 1);
+            found |= first;
         }
-        let valid = !missing || self.options().primiera_missing_suit == MissingSuit::Zero;
+        let best = std::array::from_fn(|suit| {
+            let rank = ((ranks >> (8 * suit)) & 0xFF).checked_sub(1)?;
+            Card::new((rank * 4 + suit as u32) as u8)
+        });
+        let valid = found == 0xF || self.options().primiera_missing_suit == MissingSuit::Zero;
         (best, valid.then_some(total))
     }
 
