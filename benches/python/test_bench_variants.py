@@ -87,22 +87,31 @@ def alternate(
     return min(base_times), min(case_times) / min(base_times), paired
 
 
+def compare(
+    benchmark: Any, base: cf.Rules, case: cf.Rules, sizes: tuple[int, int], name: str
+) -> tuple[float, float, float]:
+    """Times ``case`` against ``base`` (``alternate``, ``sizes`` = hands and rounds when
+    benchmarking), records the ratios in ``extra_info`` (``cost_vs_<name>``, ``median_paired``,
+    ``<name>_hands_per_s``), then benchmarks ``case`` alone. Returns ``alternate``'s figures."""
+    hands, rounds = (5, 1) if benchmark.disabled else sizes
+    base_time, cost, paired = alternate(base, case, hands, rounds)
+    benchmark.extra_info[f"cost_vs_{name}"] = round(cost, 3)
+    benchmark.extra_info["median_paired"] = round(paired, 3)
+    benchmark.extra_info[f"{name}_hands_per_s"] = round(1 / base_time)
+    seeds = iter(range(SEED + 1000, SEED + 10**6))
+    benchmark(lambda: cf.random_hands(case, hands, next(seeds)))
+    return base_time, cost, paired
+
+
 @pytest.mark.parametrize(("game", "players", "options"), cases())
 def test_variant_cost(
     benchmark: Any, request: Any, game: str, players: int, options: dict[str, Any]
 ) -> None:
+    benchmark.group = f"variant cost {game} {players}p"
     plain = cf.Rules(game, players)
     variant = cf.Rules(game, players, **options)
-    enabled = not benchmark.disabled
-    hands, rounds = (HANDS, ROUNDS) if enabled else (5, 1)
-    base, cost, paired = alternate(plain, variant, hands, rounds)
-    benchmark.extra_info["cost_vs_plain"] = round(cost, 3)
-    benchmark.extra_info["median_paired"] = round(paired, 3)
-    benchmark.extra_info["plain_hands_per_s"] = round(1 / base)
-    benchmark.group = f"variant cost {game} {players}p"
-    seeds = iter(range(SEED + 1000, SEED + 10**6))
-    benchmark(lambda: cf.random_hands(variant, hands, next(seeds)))
-    if enabled:
+    base, cost, paired = compare(benchmark, plain, variant, (HANDS, ROUNDS), "plain")
+    if not benchmark.disabled:
         case = request.node.callspec.id
         print(
             f"\n{case}: {cost:.3f} x plain {game} {players}p, median paired {paired:.3f}"
@@ -112,19 +121,11 @@ def test_variant_cost(
 
 @pytest.mark.parametrize("game", ["escoba", "chkobba"])
 def test_game_cost_vs_scopa(benchmark: Any, game: str) -> None:
+    benchmark.group = "game cost against 2-player Scopa"
     scopa = cf.Rules("scopa", 2)
     other = cf.Rules(game, 2)
-    enabled = not benchmark.disabled
-    hands, rounds = (GAME_HANDS, GAME_ROUNDS) if enabled else (5, 1)
-    base, cost, paired = alternate(scopa, other, hands, rounds)
-    benchmark.extra_info["cost_vs_scopa"] = round(cost, 3)
-    benchmark.extra_info["median_paired"] = round(paired, 3)
-    benchmark.extra_info["scopa_hands_per_s"] = round(1 / base)
-    benchmark.extra_info["speed_vs_scopa"] = round(1 / cost, 3)
-    benchmark.group = "game cost against 2-player Scopa"
-    seeds = iter(range(SEED + 1000, SEED + 10**6))
-    benchmark(lambda: cf.random_hands(other, hands, next(seeds)))
-    if enabled:
+    base, cost, paired = compare(benchmark, scopa, other, (GAME_HANDS, GAME_ROUNDS), "scopa")
+    if not benchmark.disabled:
         print(
             f"\n{game}: {1 / cost:.3f} x Scopa's speed (best rounds), {1 / paired:.3f}"
             f" (median paired); Scopa {1 / base:,.0f} hands/s"
