@@ -1,7 +1,7 @@
 //! Bots: players that choose a move from what their seat can see.
 //!
 //! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
-//! the legal moves (which the view determines), never the [`State`](crate::State): hidden cards
+//! the legal moves (which the view determines), never the [`State`]: hidden cards
 //! cannot leak into its choice. A bot built with a seed is
 //! deterministic: its random draws only break ties, and they come from its own [`Rng`].
 //!
@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::observe::{LazyView, View};
 use crate::rng::Rng;
 use crate::score::PRIMIERA_POINTS;
+use crate::state::State;
 use crate::variant::{CaptureMode, LastPlaySweep, PrimeCategory, Rules};
 
 /// A player.
@@ -146,6 +147,19 @@ impl SeatBot {
     /// Whether this is a boxed bot, not one of the fast built-in ones.
     pub(crate) fn is_boxed(&self) -> bool {
         matches!(self, SeatBot::Boxed(_))
+    }
+}
+
+impl SeatBot {
+    /// The move of a bot that needs no list of legal moves, drawn from the state directly
+    /// (`random`: [`State::pick_move`], the same draw and move as from the list); `None` for
+    /// the others, and where `pick_move` does not apply.
+    #[inline]
+    pub(crate) fn choose_unlisted(&mut self, rules: &Rules, state: &State) -> Option<Move> {
+        match self {
+            SeatBot::Random(b) => state.pick_move(rules, |n| b.rng.below(u64::from(n)) as u32),
+            _ => None,
+        }
     }
 }
 

@@ -243,6 +243,42 @@ impl Rules {
         }
     }
 
+    /// Byte `s` (below 16): how many subsets of `table` total `s` in capture values, without
+    /// listing them. `None` on a table of more than 10 cards.
+    ///
+    /// Each card adds the counts shifted by its value. They are exact: subsets of one total,
+    /// values being positive, include none of each other, so on `n` cards there are at most
+    /// C(n, n/2) of them (Sperner), 252 for 10 cards; totals of 16 and more fall off the top.
+    #[inline]
+    pub fn subset_counts(&self, table: CardSet) -> Option<u128> {
+        if table.len() > 10 {
+            return None;
+        }
+        let mut sums = 1u128;
+        for card in table {
+            sums += sums << (8 * u32::from(self.value(card)));
+        }
+        Some(sums)
+    }
+
+    /// The number of legal captures of `card` onto `table` (the length of
+    /// [`Rules::capture_options`]) from the table's [`Rules::subset_counts`]. Only without
+    /// [`Rules::special_captures`] and `match_or_fifteen`.
+    #[inline]
+    pub(crate) fn capture_count(&self, table: CardSet, sums: u128, card: Card) -> u32 {
+        let v = self.value(card);
+        let lane = |s: u8| u32::from((sums >> (8 * u32::from(s & 15))) as u8);
+        if self.capture_mode() == CaptureMode::Fifteen {
+            // E7: the table cards totalling 15 with the played card.
+            lane(15 - v)
+        } else {
+            // S7 / K9: the equal cards one by one if any, else the sums (of two or more cards).
+            // Selected without a branch: which way it goes is random in random play.
+            let equal = (table & self.cards_of_value(v)).len();
+            equal | (lane(v) & 0u32.wrapping_sub(u32::from(equal == 0)))
+        }
+    }
+
     /// Calls `emit` with every legal capture of `card` onto the indexed table: the captures of
     /// [`Rules::capture_options`], in increasing mask order but under `match_or_fifteen`, which
     /// emits two such lists (the matches, then the fifteens).
@@ -614,11 +650,63 @@ mod tests {
                     }
                 }
                 let index = TableIndex::new(&rules, table);
+                let counts = rules.subset_counts(table);
+                assert_eq!(counts.is_some(), n <= 10, "{table}");
                 for target in 0..=16u8 {
                     let mut got = Vec::new();
                     index.for_each_sum(target, &mut |s| got.push(s));
                     assert_eq!(got, want[usize::from(target)], "{game:?} {table} {target}");
+                    if let (Some(c), 1..16) = (counts, target) {
+                        let count = (c >> (8 * target)) as u8;
+                        assert_eq!(usize::from(count), got.len(), "{table} {target}");
+                    }
                 }
+            }
+        }
+    }
+
+    /// `subset_counts` stays exact where counts are largest: the ten lowest cards (four aces,
+    /// four 2s, two 3s) have 252 subsets of one total at most (Sperner), under a byte.
+    #[test]
+    fn subset_counts_are_exact_on_the_most_crowded_table() {
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let table = set(&["AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D"]);
+        let counts = rules.subset_counts(table).unwrap();
+        let cards: Vec<Card> = table.iter().collect();
+        for target in 1..16u8 {
+            let want = (1u32..1 << 10)
+                .filter(|bits| {
+                    let s: CardSet = (0..10)
+                        .filter(|i| bits >> i & 1 == 1)
+                        .map(|i| cards[i])
+                        .collect();
+                    rules.total(s) == u32::from(target)
+                })
+                .count();
+            assert_eq!(
+                usize::from((counts >> (8 * target)) as u8),
+                want,
+                "{target}"
+            );
+        }
+        assert!(rules.subset_counts(table | set(&["3H"])).is_none());
+    }
+
+    /// `capture_count` is the length of `capture_options` in the modes it serves.
+    #[test]
+    fn capture_count_is_the_number_of_options() {
+        let mut rng = crate::Rng::new(5);
+        let mut out = Vec::new();
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            let rules = Rules::profile(game, 2).unwrap();
+            for _ in 0..2000 {
+                let deck = rng.shuffled_deck();
+                let n = rng.below(11) as usize;
+                let table: CardSet = deck[..n].iter().copied().collect();
+                let sums = rules.subset_counts(table).unwrap();
+                rules.capture_options(table, deck[n], &mut out);
+                let count = rules.capture_count(table, sums, deck[n]);
+                assert_eq!(count as usize, out.len(), "{game:?} {table} {}", deck[n]);
             }
         }
     }

@@ -52,8 +52,11 @@ pub fn play_out_random(
         return score;
     }
     loop {
-        state.legal_moves(rules, moves);
-        let mv = moves[rng.below(moves.len() as u64) as usize];
+        let pick = state.pick_move(rules, |n| rng.below(u64::from(n)) as u32);
+        let mv = pick.unwrap_or_else(|| {
+            state.legal_moves(rules, moves);
+            moves[rng.below(moves.len() as u64) as usize]
+        });
         if let Some(score) = state.apply_scored(rules, mv) {
             return score;
         }
@@ -652,17 +655,21 @@ fn play_hand(
         let seat = state
             .to_move()
             .expect("a hand being played has a seat to move");
-        state.legal_moves(rules, moves);
         let bot = &mut bots[usize::from(seat)];
-        let mv = bot.choose(rules, &LazyView::new(state, seat), moves);
-        // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug. The
-        // fast built-in bots' moves are checked by their tests, not here, where it cost 2% of
-        // a random hand.
-        assert!(
-            !bot.is_boxed() || moves.contains(&mv),
-            "the bot in seat {seat} chose a move that is not legal: {mv}"
-        );
-        debug_assert!(moves.contains(&mv), "{mv} is not legal");
+        let unlisted = bot.choose_unlisted(rules, state);
+        let mv = unlisted.unwrap_or_else(|| {
+            state.legal_moves(rules, moves);
+            let mv = bot.choose(rules, &LazyView::new(state, seat), moves);
+            // A bot is trusted with `apply_unchecked`; one that breaks the contract is a bug.
+            // The fast built-in bots' moves are checked by their tests, not here, where it cost
+            // 2% of a random hand.
+            assert!(
+                !bot.is_boxed() || moves.contains(&mv),
+                "the bot in seat {seat} chose a move that is not legal: {mv}"
+            );
+            mv
+        });
+        debug_assert!(state.is_legal(rules, mv), "{mv} is not legal");
         if let Some(score) = state.apply_scored(rules, mv) {
             return score;
         }

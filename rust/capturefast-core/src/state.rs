@@ -16,6 +16,8 @@ use crate::variant::{CaptureMode, Game, LastPlaySweep, Rules};
 const NO_SEAT: u8 = u8::MAX;
 /// `claim` when no card may be claimed.
 const NO_CARD: u8 = u8::MAX;
+/// The most cards `State::pick_move` takes in a hand (10 in scientifico; 4 with a kept cut card).
+const MAX_HAND: usize = 16;
 /// The largest match score a position may carry (far above any target; keeps sums exact).
 pub const MAX_SCORE: u32 = 1_000_000;
 
@@ -432,6 +434,95 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Random play without listing every move: calls `pick` with the number of legal moves
+    /// `n` and returns the move at the index it returns (below `n`) in `legal_moves` order:
+    /// the move `legal_moves` and indexing would give. `None`, without calling `pick`, under
+    /// `ace_takes_all`, `fewest_cards` or `match_or_fifteen`, with a card to claim, on a table
+    /// of more than 10 cards (see [`Rules::subset_counts`]) and outside the play phase.
+    ///
+    /// Each card's moves are counted from the table's subset counts, without a branch; only the
+    /// chosen card's captures are searched.
+    pub fn pick_move(&self, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        let hand = self.hands[usize::from(self.to_move)];
+        if self.phase != Phase::Play
+            || rules.special_captures()
+            || rules.capture_mode() == CaptureMode::MatchOrFifteen
+            || hand.is_empty()
+            || hand.len() as usize > MAX_HAND
+        {
+            return None;
+        }
+        let sums = rules.subset_counts(self.table)?;
+        let optional = !rules.compulsory_capture();
+        // Card `i` of the hand (in id order) and the index of its first move.
+        let mut ids = [0u8; MAX_HAND];
+        let mut starts = [0u32; MAX_HAND];
+        let mut total = 0u32;
+        for (i, card) in hand.into_iter().enumerate() {
+            let captures = rules.capture_count(self.table, sums, card);
+            starts[i] = total;
+            ids[i] = card.id();
+            total += if optional {
+                captures + 1
+            } else {
+                captures.max(1)
+            };
+        }
+        // V-E7: the claims of the card just trailed follow every play.
+        let plays = total;
+        let claim = self.claimable().map(|card| {
+            let before = self.table - CardSet::single(card);
+            (card, before, rules.subset_counts(before))
+        });
+        if let Some((card, before, sums)) = claim {
+            total += rules.capture_count(before, sums?, card);
+        }
+        let k = pick(total);
+        debug_assert!(k < total, "pick gave {k} of {total} moves");
+        if let Some((card, before, _)) = claim.filter(|_| k >= plays) {
+            let mut k = k - plays;
+            let mut captured = CardSet::EMPTY;
+            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
+                if k == 0 {
+                    captured = s;
+                }
+                k = k.wrapping_sub(1);
+            });
+            return Some(Move::claim(card, captured));
+        }
+        // The card holding move k: the number of later cards starting at or before it.
+        let slot = starts[1..hand.len() as usize]
+            .iter()
+            .map(|&s| usize::from(s <= k))
+            .sum::<usize>();
+        let card = Card::from_valid_id(ids[slot]);
+        let mut k = k - starts[slot];
+        if optional {
+            if k == 0 {
+                return Some(Move::play(card, CardSet::EMPTY));
+            }
+            k -= 1;
+        }
+        let mut captured = CardSet::EMPTY;
+        let equal = self.table & rules.cards_of_value(rules.value(card));
+        if rules.capture_mode() == CaptureMode::EqualThenSum && !equal.is_empty() {
+            // S7 / K9a: the k-th equal card.
+            let mut e = equal.0;
+            for _ in 0..k {
+                e &= e - 1;
+            }
+            captured = CardSet(e & e.wrapping_neg());
+        } else if rules.capture_count(self.table, sums, card) > 0 {
+            rules.for_each_capture(&TableIndex::new(rules, self.table), card, &mut |s| {
+                if k == 0 {
+                    captured = s;
+                }
+                k = k.wrapping_sub(1);
+            });
+        }
+        Some(Move::play(card, captured))
     }
 
     /// Whether `mv` is legal here.

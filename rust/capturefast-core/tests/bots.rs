@@ -93,6 +93,14 @@ fn bots_never_read_hidden_cards() {
                                     "{kind:?} {game:?} {players}p seed {seed}"
                                 );
                             }
+                            // The random bot's shortcut in simulations reads the state itself:
+                            // it too sees only the seat's cards and the table.
+                            for k in 0..moves.len() as u32 {
+                                assert_eq!(
+                                    one.pick_move(&rules, |_| k),
+                                    two.pick_move(&rules, |_| k)
+                                );
+                            }
                             checked += 1;
                         }
                     }

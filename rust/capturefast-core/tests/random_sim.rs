@@ -1,7 +1,9 @@
 //! Random-simulation invariants (`open_spiel`'s `RandomSimTest` list and spec §6) over many
 //! seeded games of every game and player count.
 
-use capturefast_core::{CardSet, Game, Move, MoveKind, OptionValue, Rng, Rules, State};
+use capturefast_core::{
+    CaptureMode, CardSet, Game, Move, MoveKind, OptionValue, Phase, Rng, Rules, State,
+};
 
 mod common;
 
@@ -38,6 +40,30 @@ fn play_checked(rules: &Rules, s: &State, mv: Move) -> State {
     t
 }
 
+/// Checks that `State::pick_move` names the move `moves` (the legal moves of `s`) lists at
+/// each index, and that it applies wherever it must (`pickable` rules, a table of up to 10
+/// cards, the play phase); returns the number of moves checked.
+fn check_pick_move(rules: &Rules, s: &State, moves: &[Move], pickable: bool) -> u64 {
+    let mut checked = 0;
+    for (k, &mv) in moves.iter().enumerate() {
+        let picked = s.pick_move(rules, |n| {
+            assert_eq!(n as usize, moves.len(), "the number of legal moves");
+            k as u32
+        });
+        match picked {
+            Some(p) => {
+                assert_eq!(p, mv, "pick_move, move {k} of {moves:?}");
+                checked += 1;
+            }
+            None => assert!(
+                !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
+                "pick_move refused {s:?}"
+            ),
+        }
+    }
+    checked
+}
+
 /// Plays whole matches with random moves and checks every invariant at every step.
 fn run(game: Game, players: u8, seeds: u64) {
     run_rules(&Rules::profile(game, players).unwrap(), seeds);
@@ -53,6 +79,9 @@ fn run_rules(rules: &Rules, seeds: u64) {
     // not a sweep; a sweep is still its card's only option) and, with optional captures, a
     // trail is listed beside the captures.
     let plain_captures = !o.ace_takes_all && !o.fewest_cards && o.compulsory_capture;
+    // Where `State::pick_move` must apply (on tables of up to 10 cards).
+    let pickable = !o.ace_takes_all && !o.fewest_cards && o.capture != CaptureMode::MatchOrFifteen;
+    let mut picked_moves = 0u64;
     let mut moves: Vec<Move> = Vec::new();
     let mut caps = Vec::new();
     for seed in 0..seeds {
@@ -102,6 +131,7 @@ fn run_rules(rules: &Rules, seeds: u64) {
             s.legal_moves(&rules, &mut moves);
             assert!(!moves.is_empty(), "legal moves until the hand is over");
             assert!(moves.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
+            picked_moves += check_pick_move(&rules, &s, &moves, pickable);
             let seat = s.to_move().unwrap();
             let claimable = s.claimable();
             for &mv in &moves {
@@ -152,6 +182,7 @@ fn run_rules(rules: &Rules, seeds: u64) {
             assert!(steps < 40 * 200, "a match cannot last this long");
         }
     }
+    assert!(!pickable || picked_moves > 0, "pick_move was never checked");
 }
 
 #[test]
