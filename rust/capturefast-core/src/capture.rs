@@ -243,14 +243,14 @@ impl Rules {
         }
     }
 
-    /// Byte `s` (below 16): how many subsets of `table` total `s` in capture values, without
-    /// listing them. `None` on a table of more than 10 cards.
+    /// Item `s`: how many subsets of `table` total `s` in capture values, without listing
+    /// them. `None` on a table of more than 10 cards.
     ///
-    /// Each card adds the counts shifted by its value. They are exact: subsets of one total,
+    /// The counts are the bytes of a `u128`; each card adds them shifted by its value. They are exact: subsets of one total,
     /// values being positive, include none of each other, so on `n` cards there are at most
     /// C(n, n/2) of them (Sperner), 252 for 10 cards; totals of 16 and more fall off the top.
     #[inline]
-    pub fn subset_counts(&self, table: CardSet) -> Option<u128> {
+    pub fn subset_counts(&self, table: CardSet) -> Option<[u8; 16]> {
         if table.len() > 10 {
             return None;
         }
@@ -258,16 +258,17 @@ impl Rules {
         for card in table {
             sums += sums << (8 * u32::from(self.value(card)));
         }
-        Some(sums)
+        // As bytes, a card's count is one load (a shift of the `u128` took eight instructions).
+        Some(sums.to_le_bytes())
     }
 
     /// The number of legal captures of `card` onto `table` (the length of
     /// [`Rules::capture_options`]) from the table's [`Rules::subset_counts`]. Only without
     /// [`Rules::special_captures`] and `match_or_fifteen`.
     #[inline]
-    pub(crate) fn capture_count(&self, table: CardSet, sums: u128, card: Card) -> u32 {
+    pub(crate) fn capture_count(&self, table: CardSet, sums: &[u8; 16], card: Card) -> u32 {
         let v = self.value(card);
-        let lane = |s: u8| u32::from((sums >> (8 * u32::from(s & 15))) as u8);
+        let lane = |s: u8| u32::from(sums[usize::from(s & 15)]);
         if self.capture_mode() == CaptureMode::Fifteen {
             // E7: the table cards totalling 15 with the played card.
             lane(15 - v)
@@ -598,7 +599,7 @@ mod tests {
                 );
                 // `capture_count` counts them without the list (tables of up to 10 cards).
                 if let Some(sums) = rules.subset_counts(table) {
-                    let count = rules.capture_count(table, sums, card);
+                    let count = rules.capture_count(table, &sums, card);
                     assert_eq!(count as usize, out.len(), "{game:?} {table} {card}");
                 }
             }
@@ -662,7 +663,7 @@ mod tests {
                     index.for_each_sum(target, &mut |s| got.push(s));
                     assert_eq!(got, want[usize::from(target)], "{game:?} {table} {target}");
                     if let (Some(c), 1..16) = (counts, target) {
-                        let count = (c >> (8 * target)) as u8;
+                        let count = c[usize::from(target)];
                         assert_eq!(usize::from(count), got.len(), "{table} {target}");
                     }
                 }
@@ -688,11 +689,7 @@ mod tests {
                     rules.total(s) == u32::from(target)
                 })
                 .count();
-            assert_eq!(
-                usize::from((counts >> (8 * target)) as u8),
-                want,
-                "{target}"
-            );
+            assert_eq!(usize::from(counts[usize::from(target)]), want, "{target}");
         }
         assert!(rules.subset_counts(table | set(&["3H"])).is_none());
     }

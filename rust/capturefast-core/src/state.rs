@@ -461,7 +461,7 @@ impl State {
         let mut starts = [0u32; MAX_HAND];
         let mut total = 0u32;
         for (i, card) in hand.into_iter().enumerate() {
-            let captures = rules.capture_count(self.table, sums, card);
+            let captures = rules.capture_count(self.table, &sums, card);
             starts[i] = total;
             ids[i] = card.id();
             total += if optional {
@@ -477,7 +477,7 @@ impl State {
             (card, before, rules.subset_counts(before))
         });
         if let Some((card, before, sums)) = claim {
-            total += rules.capture_count(before, sums?, card);
+            total += rules.capture_count(before, &sums?, card);
         }
         let k = pick(total);
         debug_assert!(k < total, "pick gave {k} of {total} moves");
@@ -514,7 +514,7 @@ impl State {
                 e &= e - 1;
             }
             captured = CardSet(e & e.wrapping_neg());
-        } else if rules.capture_count(self.table, sums, card) > 0 {
+        } else if rules.capture_count(self.table, &sums, card) > 0 {
             rules.for_each_capture(&TableIndex::new(rules, self.table), card, &mut |s| {
                 if k == 0 {
                     captured = s;
