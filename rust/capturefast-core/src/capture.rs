@@ -292,6 +292,25 @@ impl Rules {
         }
     }
 
+    /// Whether `card` played onto `table` has a capture ([`Rules::capture_options`] is not
+    /// empty), from the totals the table reaches, without indexing or searching it. A single
+    /// equal card is a subset of its value, so S7's two cases are one test.
+    pub fn can_capture(&self, table: CardSet, card: Card) -> bool {
+        if self.special_captures() && self.ace_takes_all(table, card) {
+            return true;
+        }
+        let mut reach = 1u16;
+        for c in table {
+            reach |= reach << self.value(c);
+        }
+        let v = self.value(card);
+        match self.capture_mode() {
+            CaptureMode::EqualThenSum => bit(reach, v),
+            CaptureMode::Fifteen => bit(reach, 15 - v),
+            CaptureMode::MatchOrFifteen => bit(reach, v) || bit(reach, 15 - v),
+        }
+    }
+
     /// Step 1 of docs/variants.md "Capturing": whether `card` played onto `table` takes the
     /// whole table as an ace (`ace_takes_all`), which is then its only capture.
     #[inline]
@@ -597,6 +616,7 @@ mod tests {
                     brute_force(&rules, table, card),
                     "{game:?} {table} {card}"
                 );
+                assert_eq!(rules.can_capture(table, card), !out.is_empty());
                 // `capture_count` counts them without the list (tables of up to 10 cards).
                 if let Some(sums) = rules.subset_counts(table) {
                     let count = rules.capture_count(table, &sums, card);
@@ -706,7 +726,9 @@ mod tests {
             o.set("capture", &OptionValue::Str(capture.into())).unwrap();
             let all = Rules::new(o.clone()).unwrap();
             o.set("fewest_cards", &OptionValue::Bool(true)).unwrap();
-            let rules = Rules::new(o).unwrap();
+            let rules = Rules::new(o.clone()).unwrap();
+            o.set("ace_takes_all", &OptionValue::Bool(true)).unwrap();
+            let ace = Rules::new(o).unwrap();
             for _ in 0..2000 {
                 let deck = rng.shuffled_deck();
                 let n = rng.below(18) as usize;
@@ -715,12 +737,16 @@ mod tests {
                 let every = brute_force(&all, table, card);
                 all.capture_options(table, card, &mut out);
                 assert_eq!(out, every, "{capture} {table} {card}");
+                assert_eq!(all.can_capture(table, card), !out.is_empty());
                 many += usize::from(every.len() > 32);
                 let min = every.iter().map(|s| s.len()).min();
                 let want: Vec<CardSet> =
                     every.into_iter().filter(|s| Some(s.len()) == min).collect();
                 rules.capture_options(table, card, &mut out);
                 assert_eq!(out, want, "{capture} {table} {card}");
+                assert_eq!(rules.can_capture(table, card), !out.is_empty());
+                ace.capture_options(table, card, &mut out);
+                assert_eq!(ace.can_capture(table, card), !out.is_empty());
             }
         }
         assert!(many > 0, "no table had more than 32 options");

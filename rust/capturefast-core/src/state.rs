@@ -656,15 +656,7 @@ impl State {
                     if rules.renuncio() && !self.is_final_play() {
                         // V-E7: a trail that could have captured may be claimed by the next
                         // player (not after the final play: there is no next player).
-                        let mut could = false;
-                        rules.for_each_capture(
-                            &TableIndex::new(rules, self.table),
-                            card,
-                            &mut |_| {
-                                could = true;
-                            },
-                        );
-                        if could {
+                        if rules.can_capture(self.table, card) {
                             self.claim = card.id();
                         }
                     }
