@@ -263,21 +263,48 @@ impl Rules {
     }
 
     /// The number of legal captures of `card` onto `table` (the length of
-    /// [`Rules::capture_options`]) from the table's [`Rules::subset_counts`]. Only without
-    /// [`Rules::special_captures`] and `match_or_fifteen`.
+    /// [`Rules::capture_options`]) from the table's [`Rules::subset_counts`], without a branch.
+    /// Not under `fewest_cards`. `GENERAL`: `ace_takes_all` or `match_or_fifteen` may be on
+    /// ([`Rules::general_captures`]), and `ace_takes_table` says whether an ace takes this
+    /// table; without it the default games' loop tests neither.
     #[inline]
-    pub(crate) fn capture_count(&self, table: CardSet, sums: &[u8; 16], card: Card) -> u32 {
+    pub(crate) fn capture_count<const GENERAL: bool>(
+        &self,
+        table: CardSet,
+        sums: &[u8; 16],
+        ace_takes_table: bool,
+        card: Card,
+    ) -> u32 {
+        debug_assert!(!self.options().fewest_cards);
+        debug_assert!(GENERAL || !self.general_captures());
         let v = self.value(card);
         let lane = |s: u8| u32::from(sums[usize::from(s & 15)]);
-        if self.capture_mode() == CaptureMode::Fifteen {
+        if !GENERAL && self.capture_mode() == CaptureMode::Fifteen {
             // E7: the table cards totalling 15 with the played card.
-            lane(15 - v)
-        } else {
-            // S7 / K9: the equal cards one by one if any, else the sums (of two or more cards).
-            // Selected without a branch: which way it goes is random in random play.
-            let equal = (table & self.cards_of_value(v)).len();
-            equal | (lane(v) & 0u32.wrapping_sub(u32::from(equal == 0)))
+            return lane(15 - v);
         }
+        // S7 / K9: the equal cards one by one if any, else the sums (of two or more cards),
+        // selected without a branch: which way it goes is random in random play.
+        let equal = (table & self.cards_of_value(v)).len();
+        let matches = equal | (lane(v) & 0u32.wrapping_sub(u32::from(equal == 0)));
+        if !GENERAL {
+            return matches;
+        }
+        let count = match self.capture_mode() {
+            CaptureMode::EqualThenSum => matches,
+            CaptureMode::Fifteen => lane(15 - v),
+            CaptureMode::MatchOrFifteen => matches + lane(15 - v),
+        };
+        // Step 1: an ace taking the table has that one capture.
+        let ace = ace_takes_table & (card.rank() == Rank::ACE);
+        count ^ ((count ^ 1) & 0u32.wrapping_sub(u32::from(ace)))
+    }
+
+    /// Whether `ace_takes_all` or `match_or_fifteen` is on: the options under which
+    /// `capture_count` must be `GENERAL`.
+    #[inline]
+    pub(crate) fn general_captures(&self) -> bool {
+        self.options().ace_takes_all || self.capture_mode() == CaptureMode::MatchOrFifteen
     }
 
     /// Calls `emit` with every legal capture of `card` onto the indexed table: the captures of
@@ -619,7 +646,7 @@ mod tests {
                 assert_eq!(rules.can_capture(table, card), !out.is_empty());
                 // `capture_count` counts them without the list (tables of up to 10 cards).
                 if let Some(sums) = rules.subset_counts(table) {
-                    let count = rules.capture_count(table, &sums, card);
+                    let count = rules.capture_count::<false>(table, &sums, false, card);
                     assert_eq!(count as usize, out.len(), "{game:?} {table} {card}");
                 }
             }
@@ -716,19 +743,27 @@ mod tests {
 
     /// Every capture mode on random tables of up to 17 cards, and V-S13 on top of it, equal the
     /// brute force; some tables have dozens of options, so ties among the fewest are common.
+    /// `can_capture` and `capture_count` agree with the lists, with and without an ace taking
+    /// the table.
     #[test]
-    fn fewest_cards_equals_brute_force_minimum() {
+    fn capture_modes_and_fewest_cards_equal_brute_force() {
         let mut rng = crate::Rng::new(7);
         let mut out = Vec::new();
         let mut many = 0;
+        let an_ace = Card::of(Rank::ACE, Suit::Clubs);
         for capture in ["match", "fifteen", "match_or_fifteen"] {
             let mut o = Options::new(Game::Scopa, 2);
             o.set("capture", &OptionValue::Str(capture.into())).unwrap();
             let all = Rules::new(o.clone()).unwrap();
+            let mut with_ace = o.clone();
+            with_ace
+                .set("ace_takes_all", &OptionValue::Bool(true))
+                .unwrap();
+            let ace = Rules::new(with_ace).unwrap();
             o.set("fewest_cards", &OptionValue::Bool(true)).unwrap();
             let rules = Rules::new(o.clone()).unwrap();
             o.set("ace_takes_all", &OptionValue::Bool(true)).unwrap();
-            let ace = Rules::new(o).unwrap();
+            let fewest_ace = Rules::new(o).unwrap();
             for _ in 0..2000 {
                 let deck = rng.shuffled_deck();
                 let n = rng.below(18) as usize;
@@ -737,16 +772,25 @@ mod tests {
                 let every = brute_force(&all, table, card);
                 all.capture_options(table, card, &mut out);
                 assert_eq!(out, every, "{capture} {table} {card}");
-                assert_eq!(all.can_capture(table, card), !out.is_empty());
                 many += usize::from(every.len() > 32);
+                // Every mode, with and without an ace taking the table: `can_capture`, and
+                // `capture_count` where the table has counts.
+                for r in [&all, &ace, &fewest_ace] {
+                    r.capture_options(table, card, &mut out);
+                    assert_eq!(r.can_capture(table, card), !out.is_empty());
+                    if let (Some(sums), false) = (r.subset_counts(table), r.options().fewest_cards)
+                    {
+                        let aces = r.ace_takes_all(table, an_ace);
+                        let count = r.capture_count::<true>(table, &sums, aces, card);
+                        assert_eq!(count as usize, out.len(), "{capture} {table} {card}");
+                    }
+                }
                 let min = every.iter().map(|s| s.len()).min();
                 let want: Vec<CardSet> =
                     every.into_iter().filter(|s| Some(s.len()) == min).collect();
                 rules.capture_options(table, card, &mut out);
                 assert_eq!(out, want, "{capture} {table} {card}");
                 assert_eq!(rules.can_capture(table, card), !out.is_empty());
-                ace.capture_options(table, card, &mut out);
-                assert_eq!(ace.can_capture(table, card), !out.is_empty());
             }
         }
         assert!(many > 0, "no table had more than 32 options");

@@ -439,29 +439,45 @@ impl State {
     /// Random play without listing every move: calls `pick` with the number of legal moves
     /// `n` and returns the move at the index it returns (below `n`) in `legal_moves` order:
     /// the move `legal_moves` and indexing would give. `None`, without calling `pick`, under
-    /// `ace_takes_all`, `fewest_cards` or `match_or_fifteen`, with a card to claim, on a table
-    /// of more than 10 cards (see [`Rules::subset_counts`]) and outside the play phase.
+    /// `fewest_cards`, on a table of more than 10 cards (see [`Rules::subset_counts`]) and
+    /// outside the play phase.
     ///
     /// Each card's moves are counted from the table's subset counts, without a branch; only the
     /// chosen card's captures are searched.
     pub fn pick_move(&self, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        // Monomorphised: the default games' counts test no option.
+        if rules.general_captures() {
+            self.pick_in::<true>(rules, pick)
+        } else {
+            self.pick_in::<false>(rules, pick)
+        }
+    }
+
+    /// [`State::pick_move`] over `Rules::capture_count::<GENERAL>`.
+    fn pick_in<const GENERAL: bool>(
+        &self,
+        rules: &Rules,
+        pick: impl FnOnce(u32) -> u32,
+    ) -> Option<Move> {
         let hand = self.hands[usize::from(self.to_move)];
         if self.phase != Phase::Play
-            || rules.special_captures()
-            || rules.capture_mode() == CaptureMode::MatchOrFifteen
+            || rules.options().fewest_cards
             || hand.is_empty()
             || hand.len() as usize > MAX_HAND
         {
             return None;
         }
-        let sums = rules.subset_counts(self.table)?;
+        let table = self.table;
+        let sums = rules.subset_counts(table)?;
+        let ace = Card::of(Rank::ACE, Suit::ALL[0]);
+        let ace_takes_table = GENERAL && rules.ace_takes_all(table, ace);
         let optional = !rules.compulsory_capture();
         // Card `i` of the hand (in id order) and the index of its first move.
         let mut ids = [0u8; MAX_HAND];
         let mut starts = [0u32; MAX_HAND];
         let mut total = 0u32;
         for (i, card) in hand.into_iter().enumerate() {
-            let captures = rules.capture_count(self.table, &sums, card);
+            let captures = rules.capture_count::<GENERAL>(table, &sums, ace_takes_table, card);
             starts[i] = total;
             ids[i] = card.id();
             total += if optional {
@@ -472,25 +488,23 @@ impl State {
         }
         // V-E7: the claims of the card just trailed follow every play.
         let plays = total;
-        let claim = self.claimable().map(|card| {
-            let before = self.table - CardSet::single(card);
-            (card, before, rules.subset_counts(before))
-        });
-        if let Some((card, before, sums)) = claim {
-            total += rules.capture_count(before, &sums?, card);
-        }
+        let claim = match self.claimable() {
+            Some(card) => {
+                let before = table - CardSet::single(card);
+                let sums = rules.subset_counts(before)?;
+                let aces = rules.ace_takes_all(before, ace);
+                total += rules.capture_count::<true>(before, &sums, aces, card);
+                Some((card, before))
+            }
+            None => None,
+        };
         let k = pick(total);
         debug_assert!(k < total, "pick gave {k} of {total} moves");
-        if let Some((card, before, _)) = claim.filter(|_| k >= plays) {
-            let mut k = k - plays;
-            let mut captured = CardSet::EMPTY;
-            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |s| {
-                if k == 0 {
-                    captured = s;
-                }
-                k = k.wrapping_sub(1);
-            });
-            return Some(Move::claim(card, captured));
+        if let Some((card, before)) = claim.filter(|_| k >= plays) {
+            return Some(Move::claim(
+                card,
+                nth_capture(rules, before, card, k - plays),
+            ));
         }
         // The card holding move k: the number of later cards starting at or before it.
         let slot = starts[1..hand.len() as usize]
@@ -505,23 +519,34 @@ impl State {
             }
             k -= 1;
         }
-        let mut captured = CardSet::EMPTY;
-        let equal = self.table & rules.cards_of_value(rules.value(card));
-        if rules.capture_mode() == CaptureMode::EqualThenSum && !equal.is_empty() {
+        let equal = table & rules.cards_of_value(rules.value(card));
+        let captured = if GENERAL {
+            if rules.capture_count::<true>(table, &sums, ace_takes_table, card) == 0 {
+                CardSet::EMPTY
+            } else if ace_takes_table && card.rank() == Rank::ACE {
+                table
+            } else {
+                nth_capture(rules, table, card, k)
+            }
+        } else if rules.capture_mode() == CaptureMode::EqualThenSum && !equal.is_empty() {
             // S7 / K9a: the k-th equal card.
             let mut e = equal.0;
             for _ in 0..k {
                 e &= e - 1;
             }
-            captured = CardSet(e & e.wrapping_neg());
-        } else if rules.capture_count(self.table, &sums, card) > 0 {
-            rules.for_each_capture(&TableIndex::new(rules, self.table), card, &mut |s| {
+            CardSet(e & e.wrapping_neg())
+        } else if rules.capture_count::<false>(table, &sums, false, card) > 0 {
+            let mut captured = CardSet::EMPTY;
+            rules.for_each_capture(&TableIndex::new(rules, table), card, &mut |s| {
                 if k == 0 {
                     captured = s;
                 }
                 k = k.wrapping_sub(1);
             });
-        }
+            captured
+        } else {
+            CardSet::EMPTY
+        };
         Some(Move::play(card, captured))
     }
 
@@ -744,6 +769,42 @@ impl State {
 }
 
 const ENCODING_VERSION: u8 = 2;
+
+/// Capture `k` of `card` onto `table` in `legal_moves` order: the `k`-th `for_each_capture`
+/// emits, the two lists of `match_or_fifteen` sorted together first (on the stack unless there
+/// are more than 32).
+fn nth_capture(rules: &Rules, table: CardSet, card: Card, k: u32) -> CardSet {
+    let index = TableIndex::new(rules, table);
+    if rules.capture_mode() != CaptureMode::MatchOrFifteen {
+        let (mut k, mut found) = (k, CardSet::EMPTY);
+        rules.for_each_capture(&index, card, &mut |s| {
+            if k == 0 {
+                found = s;
+            }
+            k = k.wrapping_sub(1);
+        });
+        return found;
+    }
+    let mut list = [CardSet::EMPTY; 32];
+    let mut more = Vec::new();
+    let mut n = 0;
+    rules.for_each_capture(&index, card, &mut |s| {
+        if n < list.len() {
+            list[n] = s;
+        } else {
+            more.push(s);
+        }
+        n += 1;
+    });
+    if more.is_empty() {
+        list[..n].sort_unstable();
+        list[k as usize]
+    } else {
+        more.extend_from_slice(&list);
+        more.sort_unstable();
+        more[k as usize]
+    }
+}
 
 fn game_byte(game: Game) -> u8 {
     match game {

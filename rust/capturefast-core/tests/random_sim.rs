@@ -1,9 +1,7 @@
 //! Random-simulation invariants (`open_spiel`'s `RandomSimTest` list and spec §6) over many
 //! seeded games of every game and player count.
 
-use capturefast_core::{
-    CaptureMode, CardSet, Game, Move, MoveKind, OptionValue, Phase, Rng, Rules, State,
-};
+use capturefast_core::{CardSet, Game, Move, MoveKind, OptionValue, Phase, Rng, Rules, State};
 
 mod common;
 
@@ -80,7 +78,7 @@ fn run_rules(rules: &Rules, seeds: u64) {
     // trail is listed beside the captures.
     let plain_captures = !o.ace_takes_all && !o.fewest_cards && o.compulsory_capture;
     // Where `State::pick_move` must apply (on tables of up to 10 cards).
-    let pickable = !o.ace_takes_all && !o.fewest_cards && o.capture != CaptureMode::MatchOrFifteen;
+    let pickable = !o.fewest_cards;
     let mut picked_moves = 0u64;
     let mut moves: Vec<Move> = Vec::new();
     let mut caps = Vec::new();
