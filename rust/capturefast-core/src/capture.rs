@@ -246,9 +246,10 @@ impl Rules {
     /// Item `s`: how many subsets of `table` total `s` in capture values, without listing
     /// them. `None` on a table of more than 10 cards.
     ///
-    /// The counts are the bytes of a `u128`; each card adds them shifted by its value. They are exact: subsets of one total,
-    /// values being positive, include none of each other, so on `n` cards there are at most
-    /// C(n, n/2) of them (Sperner), 252 for 10 cards; totals of 16 and more fall off the top.
+    /// The counts are the bytes of a `u128`; each card adds them shifted by its value. They are
+    /// exact: subsets of one total, values being positive, include none of each other, so on
+    /// `n` cards there are at most C(n, n/2) of them (Sperner), 252 for 10 cards; totals of 16
+    /// and more fall off the top.
     #[inline]
     pub fn subset_counts(&self, table: CardSet) -> Option<[u8; 16]> {
         if table.len() > 10 {
