@@ -267,9 +267,10 @@ impl Rules {
     /// [`Rules::capture_options`]) from the table's [`Rules::subset_counts`], without a branch.
     /// Not under `fewest_cards`. `GENERAL`: `ace_takes_all` or `match_or_fifteen` may be on
     /// ([`Rules::general_captures`]), and `ace_takes_table` says whether an ace takes this
-    /// table; without it the default games' loop tests neither.
+    /// table; without it the default games' loop tests neither. `FIFTEEN` (without `GENERAL`):
+    /// the capture mode is `fifteen`, decided once for the loop.
     #[inline]
-    pub(crate) fn capture_count<const GENERAL: bool>(
+    pub(crate) fn capture_count<const GENERAL: bool, const FIFTEEN: bool>(
         &self,
         table: CardSet,
         sums: &[u8; 16],
@@ -278,9 +279,10 @@ impl Rules {
     ) -> u32 {
         debug_assert!(!self.options().fewest_cards);
         debug_assert!(GENERAL || !self.general_captures());
+        debug_assert!(GENERAL || FIFTEEN == (self.capture_mode() == CaptureMode::Fifteen));
         let v = self.value(card);
         let lane = |s: u8| u32::from(sums[usize::from(s & 15)]);
-        if !GENERAL && self.capture_mode() == CaptureMode::Fifteen {
+        if !GENERAL && FIFTEEN {
             // E7: the table cards totalling 15 with the played card.
             return lane(15 - v);
         }
@@ -647,7 +649,11 @@ mod tests {
                 assert_eq!(rules.can_capture(table, card), !out.is_empty());
                 // `capture_count` counts them without the list (tables of up to 10 cards).
                 if let Some(sums) = rules.subset_counts(table) {
-                    let count = rules.capture_count::<false>(table, &sums, false, card);
+                    let count = if rules.capture_mode() == CaptureMode::Fifteen {
+                        rules.capture_count::<false, true>(table, &sums, false, card)
+                    } else {
+                        rules.capture_count::<false, false>(table, &sums, false, card)
+                    };
                     assert_eq!(count as usize, out.len(), "{game:?} {table} {card}");
                 }
             }
@@ -782,7 +788,7 @@ mod tests {
                     if let (Some(sums), false) = (r.subset_counts(table), r.options().fewest_cards)
                     {
                         let aces = r.ace_takes_all(table, an_ace);
-                        let count = r.capture_count::<true>(table, &sums, aces, card);
+                        let count = r.capture_count::<true, false>(table, &sums, aces, card);
                         assert_eq!(count as usize, out.len(), "{capture} {table} {card}");
                     }
                 }

@@ -445,16 +445,16 @@ impl State {
     /// Each card's moves are counted from the table's subset counts, without a branch; only the
     /// chosen card's captures are searched.
     pub fn pick_move(&self, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
-        // Monomorphised: the default games' counts test no option.
-        if rules.general_captures() {
-            self.pick_in::<true>(rules, pick)
-        } else {
-            self.pick_in::<false>(rules, pick)
+        // Monomorphised: the default games' counts test no option, nor the capture mode.
+        match (rules.general_captures(), rules.capture_mode()) {
+            (true, _) => self.pick_in::<true, false>(rules, pick),
+            (false, CaptureMode::Fifteen) => self.pick_in::<false, true>(rules, pick),
+            (false, _) => self.pick_in::<false, false>(rules, pick),
         }
     }
 
-    /// [`State::pick_move`] over `Rules::capture_count::<GENERAL>`.
-    fn pick_in<const GENERAL: bool>(
+    /// [`State::pick_move`] over `Rules::capture_count::<GENERAL, FIFTEEN>`.
+    fn pick_in<const GENERAL: bool, const FIFTEEN: bool>(
         &self,
         rules: &Rules,
         pick: impl FnOnce(u32) -> u32,
@@ -476,10 +476,11 @@ impl State {
         let mut ids = [0u8; MAX_HAND];
         let mut starts = [0u32; MAX_HAND];
         let mut total = 0u32;
-        for (i, card) in hand.into_iter().enumerate() {
-            let captures = rules.capture_count::<GENERAL>(table, &sums, ace_takes_table, card);
-            starts[i] = total;
-            ids[i] = card.id();
+        for ((start, id), card) in starts.iter_mut().zip(&mut ids).zip(hand) {
+            let captures =
+                rules.capture_count::<GENERAL, FIFTEEN>(table, &sums, ace_takes_table, card);
+            *start = total;
+            *id = card.id();
             total += if optional {
                 captures + 1
             } else {
@@ -493,7 +494,7 @@ impl State {
                 let before = table - CardSet::single(card);
                 let sums = rules.subset_counts(before)?;
                 let aces = rules.ace_takes_all(before, ace);
-                total += rules.capture_count::<true>(before, &sums, aces, card);
+                total += rules.capture_count::<true, false>(before, &sums, aces, card);
                 Some((card, before))
             }
             None => None,
@@ -521,7 +522,7 @@ impl State {
         }
         let equal = table & rules.cards_of_value(rules.value(card));
         let captured = if GENERAL {
-            if rules.capture_count::<true>(table, &sums, ace_takes_table, card) == 0 {
+            if rules.capture_count::<true, false>(table, &sums, ace_takes_table, card) == 0 {
                 CardSet::EMPTY
             } else if ace_takes_table && card.rank() == Rank::ACE {
                 table
@@ -535,7 +536,7 @@ impl State {
                 e &= e - 1;
             }
             CardSet(e & e.wrapping_neg())
-        } else if rules.capture_count::<false>(table, &sums, false, card) > 0 {
+        } else if rules.capture_count::<false, FIFTEEN>(table, &sums, false, card) > 0 {
             let mut captured = CardSet::EMPTY;
             rules.for_each_capture(&TableIndex::new(rules, table), card, &mut |s| {
                 if k == 0 {
