@@ -444,6 +444,9 @@ impl State {
     ///
     /// Each card's moves are counted from the table's subset counts, without a branch; only the
     /// chosen card's captures are searched.
+    ///
+    /// # Panics
+    /// If `pick` returns an index of `n` or more.
     pub fn pick_move(&self, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
         // Monomorphised: the default games' counts test no option, nor the capture mode.
         match (rules.general_captures(), rules.capture_mode()) {
@@ -500,7 +503,7 @@ impl State {
             None => None,
         };
         let k = pick(total);
-        debug_assert!(k < total, "pick gave {k} of {total} moves");
+        assert!(k < total, "pick gave index {k} of {total} moves");
         if let Some((card, before)) = claim.filter(|_| k >= plays) {
             return Some(Move::claim(
                 card,

@@ -387,3 +387,13 @@ fn fewest_cards_and_combinations() {
         run_rules(&variant(game, 4, &scientifico), 20);
     }
 }
+
+/// An index past the legal moves is the caller's bug: `pick_move` refuses it rather than
+/// returning a move that is not legal.
+#[test]
+#[should_panic(expected = "pick gave index")]
+fn pick_move_refuses_an_index_past_the_moves() {
+    let rules = Rules::profile(Game::Scopa, 2).unwrap();
+    let state = State::new(&rules, 1);
+    state.pick_move(&rules, |n| n);
+}
