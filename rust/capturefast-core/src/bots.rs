@@ -152,12 +152,15 @@ impl SeatBot {
 
 impl SeatBot {
     /// The move of a bot that needs no list of legal moves, drawn from the state directly
-    /// (`random`: [`State::pick_move`], the same draw and move as from the list); `None` for
-    /// the others, and where `pick_move` does not apply.
+    /// (`random`: [`State::pick_move`]; `random_card`: [`State::pick_card_move`]; the same
+    /// draws and move as from the list); `None` for the others, and where those do not apply.
     #[inline]
     pub(crate) fn choose_unlisted(&mut self, rules: &Rules, state: &State) -> Option<Move> {
         match self {
             SeatBot::Random(b) => state.pick_move(rules, |n| b.rng.below(u64::from(n)) as u32),
+            SeatBot::RandomCard(b) => {
+                state.pick_card_move(rules, |n| b.rng.below(u64::from(n)) as u32)
+            }
             _ => None,
         }
     }

@@ -525,13 +525,7 @@ impl State {
         }
         let equal = table & rules.cards_of_value(rules.value(card));
         let captured = if GENERAL {
-            if rules.capture_count::<true, false>(table, &sums, ace_takes_table, card) == 0 {
-                CardSet::EMPTY
-            } else if ace_takes_table && card.rank() == Rank::ACE {
-                table
-            } else {
-                nth_capture(rules, table, card, k)
-            }
+            general_capture(rules, table, &sums, ace_takes_table, card, k)
         } else if rules.capture_mode() == CaptureMode::EqualThenSum && !equal.is_empty() {
             // S7 / K9a: the k-th equal card.
             let mut e = equal.0;
@@ -552,6 +546,66 @@ impl State {
             CardSet::EMPTY
         };
         Some(Move::play(card, captured))
+    }
+
+    /// `random_card`'s draw without listing every move: a card uniformly, then one of its moves
+    /// uniformly, the move `RandomCardBot` would choose from the list with the same draws.
+    /// `pick` is called twice: with the number of groups of moves (the cards in hand, and the
+    /// claim as one more when a card may be claimed), then with the number of moves in the
+    /// group drawn; it returns an index below the number it is given. `None`, without calling
+    /// `pick`, where [`State::pick_move`] does not apply.
+    ///
+    /// # Panics
+    /// If `pick` returns an index past what it was given.
+    pub fn pick_card_move(&self, rules: &Rules, mut pick: impl FnMut(u32) -> u32) -> Option<Move> {
+        let hand = self.hands[usize::from(self.to_move)];
+        if self.phase != Phase::Play || rules.options().fewest_cards || hand.is_empty() {
+            return None;
+        }
+        let table = self.table;
+        let sums = rules.subset_counts(table)?;
+        let ace = Card::of(Rank::ACE, Suit::ALL[0]);
+        // V-E7: the claims of the card just trailed are one group, after the cards'.
+        let claim = match self.claimable() {
+            Some(card) => {
+                let before = table - CardSet::single(card);
+                let sums = rules.subset_counts(before)?;
+                let aces = rules.ace_takes_all(before, ace);
+                let count = rules.capture_count::<true, false>(before, &sums, aces, card);
+                (count > 0).then_some((card, before, count))
+            }
+            None => None,
+        };
+        let groups = hand.len() + u32::from(claim.is_some());
+        let g = pick(groups);
+        assert!(g < groups, "pick gave index {g} of {groups} cards");
+        if let Some((card, before, count)) = claim.filter(|_| g == hand.len()) {
+            let k = pick(count);
+            assert!(k < count, "pick gave index {k} of {count} claims");
+            return Some(Move::claim(card, nth_capture(rules, before, card, k)));
+        }
+        let card = hand
+            .iter()
+            .nth(g as usize)
+            .expect("g is below the hand's size");
+        let ace_takes_table = rules.ace_takes_all(table, ace);
+        let captures = rules.capture_count::<true, false>(table, &sums, ace_takes_table, card);
+        let optional = !rules.compulsory_capture();
+        let moves = if optional {
+            captures + 1
+        } else {
+            captures.max(1)
+        };
+        let mut k = pick(moves);
+        assert!(k < moves, "pick gave index {k} of {moves} moves");
+        if optional {
+            if k == 0 {
+                return Some(Move::play(card, CardSet::EMPTY));
+            }
+            k -= 1;
+        }
+        let taken = general_capture(rules, table, &sums, ace_takes_table, card, k);
+        Some(Move::play(card, taken))
     }
 
     /// Whether `mv` is legal here.
@@ -773,6 +827,26 @@ impl State {
 }
 
 const ENCODING_VERSION: u8 = 2;
+
+/// Capture `k` of `card` onto `table` in `legal_moves` order, or the empty set (a trail) if
+/// it has none, under any capture option but `fewest_cards`: the whole table for an ace that
+/// takes it, else [`nth_capture`]. `sums` and `ace_takes_table` are the table's.
+fn general_capture(
+    rules: &Rules,
+    table: CardSet,
+    sums: &[u8; 16],
+    ace_takes_table: bool,
+    card: Card,
+    k: u32,
+) -> CardSet {
+    if rules.capture_count::<true, false>(table, sums, ace_takes_table, card) == 0 {
+        CardSet::EMPTY
+    } else if ace_takes_table && card.rank() == Rank::ACE {
+        table
+    } else {
+        nth_capture(rules, table, card, k)
+    }
+}
 
 /// Capture `k` of `card` onto `table` in `legal_moves` order: the `k`-th `for_each_capture`
 /// emits, the two lists of `match_or_fifteen` sorted together first (on the stack unless there

@@ -100,6 +100,19 @@ fn bots_never_read_hidden_cards() {
                                     one.pick_move(&rules, |_| k),
                                     two.pick_move(&rules, |_| k)
                                 );
+                                // The random-card draw: card `k` (when there is one), move 0.
+                                let draw = || {
+                                    let mut first = true;
+                                    move |n: u32| {
+                                        let i = if first { k.min(n - 1) } else { 0 };
+                                        first = false;
+                                        i
+                                    }
+                                };
+                                assert_eq!(
+                                    one.pick_card_move(&rules, draw()),
+                                    two.pick_card_move(&rules, draw())
+                                );
                             }
                             checked += 1;
                         }

@@ -39,8 +39,9 @@ fn play_checked(rules: &Rules, s: &State, mv: Move) -> State {
 }
 
 /// Checks that `State::pick_move` names the move `moves` (the legal moves of `s`) lists at
-/// each index, and that it applies wherever it must (`pickable` rules, a table of up to 10
-/// cards, the play phase); returns the number of moves checked.
+/// each index, and `State::pick_card_move` the move at each index of each card's group, and
+/// that both apply wherever they must (`pickable` rules, a table of up to 10 cards, the play
+/// phase); returns the number of moves checked.
 fn check_pick_move(rules: &Rules, s: &State, moves: &[Move], pickable: bool) -> u64 {
     let mut checked = 0;
     for (k, &mv) in moves.iter().enumerate() {
@@ -57,6 +58,35 @@ fn check_pick_move(rules: &Rules, s: &State, moves: &[Move], pickable: bool) -> 
                 !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
                 "pick_move refused {s:?}"
             ),
+        }
+    }
+    // `pick_card_move`: group g (a card's moves, or the claims), then move j of it.
+    let groups: Vec<&[Move]> = moves
+        .chunk_by(|a, b| a.card() == b.card() && a.kind() == b.kind())
+        .collect();
+    for (g, group) in groups.iter().enumerate() {
+        for (j, &mv) in group.iter().enumerate() {
+            let mut calls = 0;
+            let picked = s.pick_card_move(rules, |n| {
+                calls += 1;
+                if calls == 1 {
+                    assert_eq!(n as usize, groups.len(), "the number of groups");
+                    g as u32
+                } else {
+                    assert_eq!(n as usize, group.len(), "the moves of group {g}");
+                    j as u32
+                }
+            });
+            match picked {
+                Some(p) => {
+                    assert_eq!(p, mv, "pick_card_move, group {g} move {j} of {moves:?}");
+                    checked += 1;
+                }
+                None => assert!(
+                    !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
+                    "pick_card_move refused {s:?}"
+                ),
+            }
         }
     }
     checked
