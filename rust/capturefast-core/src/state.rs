@@ -447,7 +447,13 @@ impl State {
     ///
     /// # Panics
     /// If `pick` returns an index of `n` or more.
+    #[inline]
     pub fn pick_move(&self, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        // Refused here, inlined into the caller: a call to refuse cost `fewest_cards` hands
+        // 10% (they list every move).
+        if rules.options().fewest_cards || self.phase != Phase::Play {
+            return None;
+        }
         // Monomorphised: the default games' counts test no option, nor the capture mode.
         match (rules.general_captures(), rules.capture_mode()) {
             (true, _) => self.pick_in::<true, false>(rules, pick),
@@ -463,11 +469,7 @@ impl State {
         pick: impl FnOnce(u32) -> u32,
     ) -> Option<Move> {
         let hand = self.hands[usize::from(self.to_move)];
-        if self.phase != Phase::Play
-            || rules.options().fewest_cards
-            || hand.is_empty()
-            || hand.len() as usize > MAX_HAND
-        {
+        if hand.is_empty() || hand.len() as usize > MAX_HAND {
             return None;
         }
         let table = self.table;
@@ -557,9 +559,19 @@ impl State {
     ///
     /// # Panics
     /// If `pick` returns an index past what it was given.
-    pub fn pick_card_move(&self, rules: &Rules, mut pick: impl FnMut(u32) -> u32) -> Option<Move> {
+    #[inline]
+    pub fn pick_card_move(&self, rules: &Rules, pick: impl FnMut(u32) -> u32) -> Option<Move> {
+        // Refused here, inlined into the caller, as in `pick_move`.
+        if rules.options().fewest_cards || self.phase != Phase::Play {
+            return None;
+        }
+        self.pick_card_in(rules, pick)
+    }
+
+    /// [`State::pick_card_move`] where the options allow it.
+    fn pick_card_in(&self, rules: &Rules, mut pick: impl FnMut(u32) -> u32) -> Option<Move> {
         let hand = self.hands[usize::from(self.to_move)];
-        if self.phase != Phase::Play || rules.options().fewest_cards || hand.is_empty() {
+        if hand.is_empty() {
             return None;
         }
         let table = self.table;
