@@ -44,21 +44,23 @@ fn play_checked(rules: &Rules, s: &State, mv: Move) -> State {
 /// phase); returns the number of moves checked.
 fn check_pick_move(rules: &Rules, s: &State, moves: &[Move], pickable: bool) -> u64 {
     let mut checked = 0;
+    // A draw names the listed move, or is refused only where it may be.
+    let mut check = |picked: Option<Move>, want: Move, what: &str| match picked {
+        Some(p) => {
+            assert_eq!(p, want, "{what} of {moves:?}");
+            checked += 1;
+        }
+        None => assert!(
+            !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
+            "{what} refused in {s:?}"
+        ),
+    };
     for (k, &mv) in moves.iter().enumerate() {
         let picked = s.pick_move(rules, |n| {
             assert_eq!(n as usize, moves.len(), "the number of legal moves");
             k as u32
         });
-        match picked {
-            Some(p) => {
-                assert_eq!(p, mv, "pick_move, move {k} of {moves:?}");
-                checked += 1;
-            }
-            None => assert!(
-                !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
-                "pick_move refused {s:?}"
-            ),
-        }
+        check(picked, mv, &format!("pick_move, move {k}"));
     }
     // `pick_card_move`: group g (a card's moves, or the claims), then move j of it.
     let groups: Vec<&[Move]> = moves
@@ -77,16 +79,7 @@ fn check_pick_move(rules: &Rules, s: &State, moves: &[Move], pickable: bool) -> 
                     j as u32
                 }
             });
-            match picked {
-                Some(p) => {
-                    assert_eq!(p, mv, "pick_card_move, group {g} move {j} of {moves:?}");
-                    checked += 1;
-                }
-                None => assert!(
-                    !pickable || s.table().len() > 10 || s.phase() != Phase::Play,
-                    "pick_card_move refused {s:?}"
-                ),
-            }
+            check(picked, mv, &format!("pick_card_move, group {g} move {j}"));
         }
     }
     checked
