@@ -2,7 +2,9 @@
 //!
 //! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
 //! the legal moves (which the view determines), never the [`State`]: hidden cards
-//! cannot leak into its choice. A bot built with a seed is
+//! cannot leak into its choice. (In simulations the uniform bots draw from the state directly,
+//! through `State::pick_move` and `pick_card_move`, which read only the mover's hand, the table
+//! and the claimable card.) A bot built with a seed is
 //! deterministic: its random draws only break ties, and they come from its own [`Rng`].
 //!
 //! - [`RandomBot`], [`RandomCardBot`]: uniform baselines.
@@ -148,9 +150,7 @@ impl SeatBot {
     pub(crate) fn is_boxed(&self) -> bool {
         matches!(self, SeatBot::Boxed(_))
     }
-}
 
-impl SeatBot {
     /// The move of a bot that needs no list of legal moves, drawn from the state directly
     /// (`random`: [`State::pick_move`]; `random_card`: [`State::pick_card_move`]; the same
     /// draws and move as from the list); `None` for the others, and where those do not apply.
