@@ -486,11 +486,7 @@ impl State {
                 rules.capture_count::<GENERAL, FIFTEEN>(table, &sums, ace_takes_table, card);
             *start = total;
             *id = card.id();
-            total += if optional {
-                captures + 1
-            } else {
-                captures.max(1)
-            };
+            total += moves_of(captures, optional);
         }
         // V-E7: the claims of the card just trailed follow every play.
         let plays = total;
@@ -529,21 +525,14 @@ impl State {
         let captured = if GENERAL {
             general_capture(rules, table, &sums, ace_takes_table, card, k)
         } else if rules.capture_mode() == CaptureMode::EqualThenSum && !equal.is_empty() {
-            // S7 / K9a: the k-th equal card.
+            // S7 / K9a: the k-th equal card, without indexing the table.
             let mut e = equal.0;
             for _ in 0..k {
                 e &= e - 1;
             }
             CardSet(e & e.wrapping_neg())
         } else if rules.capture_count::<false, FIFTEEN>(table, &sums, false, card) > 0 {
-            let mut captured = CardSet::EMPTY;
-            rules.for_each_capture(&TableIndex::new(rules, table), card, &mut |s| {
-                if k == 0 {
-                    captured = s;
-                }
-                k = k.wrapping_sub(1);
-            });
-            captured
+            nth_emitted(rules, table, card, k)
         } else {
             CardSet::EMPTY
         };
@@ -603,11 +592,7 @@ impl State {
         let ace_takes_table = rules.ace_takes_all(table, ace);
         let captures = rules.capture_count::<true, false>(table, &sums, ace_takes_table, card);
         let optional = !rules.compulsory_capture();
-        let moves = if optional {
-            captures + 1
-        } else {
-            captures.max(1)
-        };
+        let moves = moves_of(captures, optional);
         let mut k = pick(moves);
         assert!(k < moves, "pick gave index {k} of {moves} moves");
         if optional {
@@ -840,6 +825,17 @@ impl State {
 
 const ENCODING_VERSION: u8 = 2;
 
+/// The number of moves of a card with `captures` captures: under optional capture a trail
+/// beside them, otherwise the captures, or the trail alone.
+#[inline]
+fn moves_of(captures: u32, optional: bool) -> u32 {
+    if optional {
+        captures + 1
+    } else {
+        captures.max(1)
+    }
+}
+
 /// Capture `k` of `card` onto `table` in `legal_moves` order, or the empty set (a trail) if
 /// it has none, under any capture option but `fewest_cards`: the whole table for an ace that
 /// takes it, else [`nth_capture`]. `sums` and `ace_takes_table` are the table's.
@@ -860,21 +856,28 @@ fn general_capture(
     }
 }
 
+/// The `k`-th capture `for_each_capture` emits for `card` onto `table` (the empty set if it
+/// emits fewer): capture `k` in `legal_moves` order but under `match_or_fifteen`.
+#[inline]
+fn nth_emitted(rules: &Rules, table: CardSet, card: Card, k: u32) -> CardSet {
+    let (mut k, mut found) = (k, CardSet::EMPTY);
+    rules.for_each_capture(&TableIndex::new(rules, table), card, &mut |s| {
+        if k == 0 {
+            found = s;
+        }
+        k = k.wrapping_sub(1);
+    });
+    found
+}
+
 /// Capture `k` of `card` onto `table` in `legal_moves` order: the `k`-th `for_each_capture`
 /// emits, the two lists of `match_or_fifteen` sorted together first (on the stack unless there
 /// are more than 32).
 fn nth_capture(rules: &Rules, table: CardSet, card: Card, k: u32) -> CardSet {
-    let index = TableIndex::new(rules, table);
     if rules.capture_mode() != CaptureMode::MatchOrFifteen {
-        let (mut k, mut found) = (k, CardSet::EMPTY);
-        rules.for_each_capture(&index, card, &mut |s| {
-            if k == 0 {
-                found = s;
-            }
-            k = k.wrapping_sub(1);
-        });
-        return found;
+        return nth_emitted(rules, table, card, k);
     }
+    let index = TableIndex::new(rules, table);
     let mut list = [CardSet::EMPTY; 32];
     let mut more = Vec::new();
     let mut n = 0;
