@@ -275,15 +275,21 @@ impl State {
     fn finish_deal(&mut self, rules: &Rules) -> bool {
         let n = self.num_players;
         let leader = self.leader(rules);
-        let mut seat = leader;
-        let full = u32::from(rules.hand_size());
-        while (0..n).any(|s| self.hands[usize::from(s)].len() < full) {
-            if self.hands[usize::from(seat)].len() < full {
-                let c = self.deck[usize::from(self.deck_pos)];
-                self.deck_pos += 1;
-                self.hands[usize::from(seat)].insert(c);
+        if self.hands.iter().all(|h| h.is_empty()) {
+            // Nothing kept from a cut (K5): every seat takes a full hand in turn.
+            self.deal_hands(rules);
+        } else {
+            // One card at a time from the leader, passing over a hand already full.
+            let mut seat = leader;
+            let full = u32::from(rules.hand_size());
+            while (0..n).any(|s| self.hands[usize::from(s)].len() < full) {
+                if self.hands[usize::from(seat)].len() < full {
+                    let c = self.deck[usize::from(self.deck_pos)];
+                    self.deck_pos += 1;
+                    self.hands[usize::from(seat)].insert(c);
+                }
+                seat = rules.next_seat(seat);
             }
-            seat = rules.next_seat(seat);
         }
         while self.table.len() < u32::from(rules.opening_table_size()) {
             let c = self.deck[usize::from(self.deck_pos)];
@@ -310,17 +316,31 @@ impl State {
 
     /// Deals a later round: 3 each, one at a time from the leader, nothing to the table (G3).
     fn deal_round(&mut self, rules: &Rules) {
-        let n = self.num_players;
-        let leader = self.leader(rules);
-        let mut seat = leader;
-        for _ in 0..(n * rules.hand_size()) {
-            let c = self.deck[usize::from(self.deck_pos)];
-            self.deck_pos += 1;
-            self.hands[usize::from(seat)].insert(c);
+        self.deal_hands(rules);
+        self.declare(rules);
+        self.to_move = self.leader(rules);
+    }
+
+    /// G3: a hand's size to every seat, one card at a time in turn from the leader. Seat `j`
+    /// in turn takes every `n`-th card of the deal from its `j`-th, gathered in one pass.
+    #[inline]
+    fn deal_hands(&mut self, rules: &Rules) {
+        let n = usize::from(self.num_players);
+        let cards = n * usize::from(rules.hand_size());
+        let pos = usize::from(self.deck_pos);
+        let deal = &self.deck[pos..pos + cards];
+        let mut seat = self.leader(rules);
+        for j in 0..n {
+            let (mut hand, mut i) = (0u64, j);
+            while i < cards {
+                hand |= 1 << deal[i].id();
+                i += n;
+            }
+            self.hands[usize::from(seat)].0 |= hand;
             seat = rules.next_seat(seat);
         }
-        self.declare(rules);
-        self.to_move = leader;
+        // At most 40 cards.
+        self.deck_pos += cards as u8;
     }
 
     /// Cirulla declarations (V-S12) on the cards just dealt to the hands, which hold nothing
