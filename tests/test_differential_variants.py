@@ -10,6 +10,7 @@ combinations of every catalogue option, which both engines must also accept or r
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -22,8 +23,12 @@ from variant_tables import GAME_ONLY, OPTIONS
 
 PRESET_HANDS = 120  # random hands per preset and player count
 PRESET_MATCHES = 2  # whole matches per preset and player count
-RANDOM_COMBOS = 60  # random option combinations per game
-COMBO_HANDS = 6  # random hands per combination
+# Random option combinations per game, and random hands per combination. A longer soak on
+# other combinations and deals than CI's (not run by CI): CAPTUREFAST_COMBOS=2000
+# CAPTUREFAST_SOAK=1 pytest tests/test_differential_variants.py -k random_option_combinations
+RANDOM_COMBOS = int(os.environ.get("CAPTUREFAST_COMBOS", "60"))
+SOAK = int(os.environ.get("CAPTUREFAST_SOAK", "0"))
+COMBO_HANDS = 6
 
 DOMAINS: dict[str, list[Any]] = {name: values for name, (values, _) in OPTIONS.items()}
 
@@ -99,11 +104,11 @@ def repaired(options: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 @pytest.mark.parametrize("game", ["scopa", "escoba", "chkobba"])
 def test_random_option_combinations(game: str) -> None:
     """Random consistent combinations of every option play identically step by step."""
-    pick = random.Random(f"combos-{game}")
+    pick = random.Random(f"combos-{game}" + (f"-soak-{SOAK}" if SOAK else ""))
     for i in range(RANDOM_COMBOS):
         players, options = repaired(random_options(game, pick))
         assert build_both(game, players, options), f"{game} {players}p {options} refused"
-        first = 90_000 + 100 * i
+        first = 90_000 + 100 * i + 10_000_000 * SOAK
         run_hands(game, players, options, range(first, first + COMBO_HANDS))
 
 
