@@ -331,12 +331,12 @@ impl State {
         let deal = &self.deck[pos..pos + cards];
         let mut seat = self.leader(rules);
         for j in 0..n {
-            let (mut hand, mut i) = (0u64, j);
+            let (mut hand, mut i) = (CardSet::EMPTY, j);
             while i < cards {
-                hand |= 1 << deal[i].id();
+                hand.insert(deal[i]);
                 i += n;
             }
-            self.hands[usize::from(seat)].0 |= hand;
+            self.hands[usize::from(seat)] |= hand;
             seat = rules.next_seat(seat);
         }
         // At most 40 cards.
