@@ -12,7 +12,9 @@ Moves are picked with a seeded ``random.Random``, so every failure names a repro
 
 from __future__ import annotations
 
+import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import capturefast as cf
@@ -141,16 +143,21 @@ def compare_reports(rs: cf.State, ref: RefState, where: str) -> None:
 
 
 def play_hand(
-    rs: cf.State, ref: RefState, pick: random.Random, where: str
+    rs: cf.State,
+    ref: RefState,
+    pick: random.Random,
+    where: str,
+    choose: Callable[[list[cf.Move]], int] | None = None,
 ) -> tuple[cf.State, RefState]:
-    """Play the current hand to its end in lockstep, comparing every step."""
+    """Play the current hand to its end in lockstep, comparing every step: random moves, or
+    the index ``choose`` gives among the legal moves."""
     step = 0
     history: list[str] = []
     while not ref.hand_over:
         here = f"{where} step {step} after {history[-3:]}"
         rust_moves, ref_moves = compare_moves(rs, ref, here)
         assert rust_moves, f"{here}: no legal move before the hand is over"
-        index = pick.randrange(len(rust_moves))
+        index = pick.randrange(len(rust_moves)) if choose is None else choose(rust_moves)
         history.append(str(rust_moves[index]))
         rs = rs.play(rust_moves[index])
         ref = ref.play(ref_moves[index])
@@ -219,6 +226,34 @@ def test_random_hands_default_options(game: str, players: int) -> None:
 def test_random_hands_with_options(game: str, players: int, options: dict[str, Any]) -> None:
     """Random hands under each non-default option combination, identical step by step."""
     run_hands(game, players, options, range(10_000, 10_000 + OPTION_HANDS))
+
+
+def first_trail(moves: list[cf.Move]) -> int:
+    """The first trail among ``moves`` (the first move in a Chkobba cut decision)."""
+    trails = [i for i, m in enumerate(moves) if m.is_trail]
+    return trails[0] if trails else 0
+
+
+@pytest.mark.parametrize(("game", "players"), DEFAULT_CASES)
+def test_a_hand_without_a_capture(game: str, players: int) -> None:
+    """V-E6: without compulsory capture, every seat may trail every card. The hand then ends
+    with all 40 cards on the table, which go to nobody; both engines agree step by step, on
+    the report and on the next deal (the core used to panic here)."""
+    options = {"compulsory_capture": False}
+    played = 0
+    for seed in range(8):
+        rs, ref = new_pair(game, players, options, seed)
+        if rs.last_capturer is not None:
+            continue  # an Escoba dealer's opening sweep: somebody has captured
+        where = f"{game} {players}p all trails seed {seed}"
+        rs, ref = play_hand(rs, ref, random.Random(seed), where, choose=first_trail)
+        assert rs.last_capturer is None
+        assert len(rs.table) == 40
+        assert list(rs.hand_report().points) == [0, 0]
+        assert pickle.loads(pickle.dumps(rs)) == rs
+        compare_states(rs.next_hand(), ref.next_hand(), f"{where}: next deal")
+        played += 1
+    assert played >= 4, played
 
 
 @pytest.mark.parametrize(("game", "players"), DEFAULT_CASES)

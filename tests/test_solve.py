@@ -76,6 +76,18 @@ def test_solver_equals_plain_minimax(
         assert sol.nodes > 0
 
 
+def test_solving_a_last_play_nobody_has_captured_before() -> None:
+    # V-E6: with optional capture nobody may have captured all hand. Trailing the last card
+    # then leaves the 40 cards to nobody: 0 v 0, a value of 0 for the trail (it used to panic).
+    rules = cf.Rules.escoba(compulsory_capture=False)
+    table = [str(cf.Card(i)) for i in range(40) if str(cf.Card(i)) not in ("KS", "KH")]
+    state = cf.State.from_position(rules, [["KS"], ["KH"]], table, to_move=0, dealer=1)
+    state = state.play("KS")
+    sol = cf.solve(state)
+    assert sol.move_values[cf.Move("KH")] == 0
+    assert sol.value == max(sol.move_values.values()) > 0  # some capture scores
+
+
 def test_solve_many_matches_solve() -> None:
     rules = cf.Rules.escoba()
     states = [position_with(rules, s, 9) for s in range(12)]

@@ -792,14 +792,22 @@ impl State {
     }
 
     /// G7: leftovers to the last capturer (never a sweep), score, match end.
+    ///
+    /// Without compulsory capture (V-E6) a whole hand can pass without a capture: the
+    /// leftovers then go to nobody and stay on the table, and the hand is scored on the piles
+    /// as they are (docs/variants.md, "Edge cases settled"). With compulsory capture someone
+    /// always captures (I4).
     fn end_hand(&mut self, rules: &Rules) -> HandScore {
-        assert!(
-            self.last_capturer != NO_SEAT,
-            "I4: someone always captures in a hand"
-        );
-        let side = Rules::side(self.last_capturer);
-        self.piles[side] |= self.table;
-        self.table = CardSet::EMPTY;
+        if self.last_capturer == NO_SEAT {
+            assert!(
+                !rules.compulsory_capture(),
+                "I4: someone always captures in a hand"
+            );
+        } else {
+            let side = Rules::side(self.last_capturer);
+            self.piles[side] |= self.table;
+            self.table = CardSet::EMPTY;
+        }
         self.claim = NO_CARD;
         let score = rules.score(self.piles, self.sweeps, self.declared);
         self.scores[0] = self.scores[0].saturating_add(score.points[0]);
@@ -1106,10 +1114,18 @@ impl State {
                 check_history(rules, &p)
             }
             Phase::HandOver | Phase::MatchOver => {
+                // Leftovers went to the last capturer, or, where capturing is optional and
+                // nobody captured, every card stayed on the table (`end_hand`).
+                let leftovers_placed = if self.last_capturer == NO_SEAT {
+                    !rules.compulsory_capture()
+                        && self.table == CardSet::FULL
+                        && self.sweeps == [0, 0]
+                } else {
+                    self.table.is_empty()
+                };
                 if !hands_empty
-                    || !self.table.is_empty()
+                    || !leftovers_placed
                     || !self.stock().is_empty()
-                    || self.last_capturer == NO_SEAT
                     || self.scores.iter().any(|&x| x > MAX_SCORE)
                     || (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len())
                     || self.winner

@@ -411,6 +411,51 @@ fn fewest_cards_and_combinations() {
     }
 }
 
+/// V-E6: without compulsory capture a whole hand may pass without a capture. Every seat
+/// trailing every card ends the hand with all 40 cards on the table, which go to nobody
+/// (docs/variants.md, "Edge cases settled"): nothing scores, the finished state round-trips
+/// through its encoding, and the next hand deals. It used to panic (I4).
+#[test]
+fn a_hand_without_a_capture_ends_with_the_cards_on_the_table() {
+    let mut played = 0;
+    for game in GAMES {
+        for players in [2, 4] {
+            let rules = variant(game, players, &[("compulsory_capture", OFF)]);
+            // Seeds whose deal gives no opening sweep (Escoba's dealer would have captured).
+            for seed in 0..10 {
+                let mut s = State::new(&rules, seed);
+                if s.last_capturer().is_some() {
+                    continue;
+                }
+                let mut moves = Vec::new();
+                while !s.hand_over() {
+                    s.legal_moves(&rules, &mut moves);
+                    // The cut decision, then a trail every turn (always legal here).
+                    let mv = if s.phase() == Phase::Cut {
+                        moves[0]
+                    } else {
+                        *moves
+                            .iter()
+                            .find(|m| m.kind() == MoveKind::Play && m.captures().is_empty())
+                            .expect("a trail is legal without compulsory capture")
+                    };
+                    s = play_checked(&rules, &s, mv);
+                }
+                assert_eq!(s.last_capturer(), None);
+                assert_eq!(s.table(), CardSet::FULL, "the leftovers stay on the table");
+                assert_eq!(all_cards(&s), CardSet::FULL);
+                let score = s.hand_score(&rules).unwrap();
+                assert_eq!(score.points, [0, 0], "{game:?} {players}");
+                assert_eq!(State::decode(&rules, &s.encode(&rules)).unwrap(), s);
+                s.next_hand(&rules).unwrap();
+                assert!(matches!(s.phase(), Phase::Play | Phase::Cut));
+                played += 1;
+            }
+        }
+    }
+    assert!(played > 30, "{played} hands");
+}
+
 /// An index past the legal moves is the caller's bug: `pick_move` refuses it rather than
 /// returning a move that is not legal.
 #[test]
