@@ -19,6 +19,7 @@ from typing import Any
 import capturefast as cf
 import pytest
 from capturefast import Card, HandReport, Move, Rules, State
+from reference import RefRules
 from variant_tables import DEFAULTS
 
 RANKS = "A234567JQK"
@@ -470,6 +471,15 @@ def test_initial_30_requires_partition_is_an_input_alias() -> None:
     )
     assert Rules.escoba(initial_30_requires_partition=False) == Rules.escoba()
     assert "initial_30_requires_partition" not in Rules.escoba().to_dict()
+    # With `opening_sweeps` too, the call's keyword order would decide: refused either way.
+    for options in (
+        {"opening_sweeps": "off", "initial_30_requires_partition": True},
+        {"initial_30_requires_partition": False, "opening_sweeps": "partition"},
+    ):
+        with pytest.raises(cf.VariantError, match="give `opening_sweeps` alone"):
+            Rules.escoba(**options)
+        with pytest.raises(ValueError, match="opening_sweeps alone"):
+            RefRules("escoba", 2, **options)
 
 
 def test_from_dict_defaults_and_partial_dicts() -> None:

@@ -156,22 +156,17 @@ def test_sub_options_with_their_parent_are_accepted() -> None:
 
 
 def test_initial_30_requires_partition_alias() -> None:
-    """Compatibility input: true sets partition; false turns partition into sum; never listed."""
+    """Compatibility input: true sets partition; false leaves the default sum; never listed;
+    refused beside `opening_sweeps` (their order would decide)."""
     assert RefRules("escoba", initial_30_requires_partition=True).options["opening_sweeps"] == (
         "partition"
     )
     assert (
-        RefRules("escoba", opening_sweeps="partition", initial_30_requires_partition=False).options[
-            "opening_sweeps"
-        ]
-        == "sum"
+        RefRules("escoba", initial_30_requires_partition=False).options["opening_sweeps"] == "sum"
     )
-    assert (
-        RefRules("escoba", opening_sweeps="off", initial_30_requires_partition=False).options[
-            "opening_sweeps"
-        ]
-        == "off"
-    )
+    for sweeps in ("partition", "off"):
+        with pytest.raises(ValueError, match="opening_sweeps alone"):
+            RefRules("escoba", opening_sweeps=sweeps, initial_30_requires_partition=False)
     assert "initial_30_requires_partition" not in RefRules("escoba").options
 
 

@@ -29,6 +29,7 @@ from capturefast._core import (
     random_hands,
 )
 from capturefast.errors import (
+    ArgumentError,
     CaptureFastError,
     DecodeError,
     IllegalMoveError,
@@ -54,6 +55,7 @@ from capturefast.tournament import Standing, TournamentResult, tournament
 
 __all__ = [
     "Analysis",
+    "ArgumentError",
     "CaptureFastError",
     "Card",
     "DecodeError",

@@ -7,6 +7,7 @@ offending value after a colon. Wrong Python types stay `TypeError`.
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentError",
     "CaptureFastError",
     "DecodeError",
     "IllegalMoveError",
@@ -19,6 +20,10 @@ __all__ = [
 
 class CaptureFastError(Exception):
     """Base class of every capturefast error."""
+
+
+class ArgumentError(CaptureFastError, ValueError):
+    """A number outside the range its argument takes: a negative seed or count, an int too large."""
 
 
 class InvalidCardError(CaptureFastError, ValueError):

@@ -335,7 +335,10 @@ class RefRules:
                 )
             effective[name] = value
         if partition_alias is not None:
-            # docs/variants.md: true sets partition; false turns partition back into sum.
+            # docs/variants.md: true sets partition, false leaves sum; refused beside
+            # `opening_sweeps`.
+            if "opening_sweeps" in given:
+                raise ValueError("give opening_sweeps alone, not with its alias")
             if game != "escoba":
                 raise ValueError(f"option 'initial_30_requires_partition' does not apply to {game}")
             if not isinstance(partition_alias, bool):

@@ -680,6 +680,12 @@ impl State {
             Phase::Play if !self.hands[usize::from(self.to_move)].contains(mv.card()) => {
                 format!("{} is not in the hand of seat {}", mv.card(), self.to_move)
             }
+            // A trail of a card in hand is illegal only where that card must capture.
+            Phase::Play if mv.captures().is_empty() => format!(
+                "{} can capture, and capturing is compulsory, so seat {} may not trail it",
+                mv.card(),
+                self.to_move
+            ),
             Phase::Play => format!("not a legal capture for seat {}", self.to_move),
         };
         Error::IllegalMove(format!("{why}: {mv}"))

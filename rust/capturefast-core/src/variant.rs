@@ -455,13 +455,20 @@ impl Options {
         let bad = |expected: &str| {
             Error::Variant(format!("option `{name}` expects {expected}, got: {value}"))
         };
+        // A string where a number or a bool is due is shown quoted: "11" is not 11.
+        let bad_type = |expected: &str| match value {
+            OptionValue::Str(s) => Error::Variant(format!(
+                "option `{name}` expects {expected}, got a string: {s:?}"
+            )),
+            _ => bad(expected),
+        };
         let boolean = || match value {
             OptionValue::Bool(b) => Ok(*b),
-            _ => Err(bad("true or false")),
+            _ => Err(bad_type("true or false")),
         };
         let int = |lo: i64, hi: i64| match value {
             OptionValue::Int(i) if (lo..=hi).contains(i) => Ok(*i),
-            _ => Err(bad(&format!("a whole number from {lo} to {hi}"))),
+            _ => Err(bad_type(&format!("a whole number from {lo} to {hi}"))),
         };
         let small = |hi: i64| int(0, hi).map(|i| i as u8);
         match name {

@@ -33,8 +33,8 @@ use crate::state::PyView;
 pub fn random_hands<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
-    hands: u64,
-    seed: u64,
+    #[pyo3(from_py_with = crate::convert::arg::hands)] hands: u64,
+    #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules.get().0.clone();
     let t = detached(py, || sim::random_hands(&r, hands, seed));
@@ -228,11 +228,11 @@ pub fn simulate_arrays<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
     bots: Vec<Bound<'py, PyAny>>,
-    items: u64,
+    #[pyo3(from_py_with = crate::convert::arg::items)] items: u64,
     matches: bool,
     duplicate: bool,
-    seed: u64,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
+    #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules.get().clone();

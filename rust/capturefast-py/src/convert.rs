@@ -4,10 +4,11 @@
 //! everywhere a move is accepted, a `Move` or its notation.
 
 use capturefast_core::{Card, CardSet, Error as CoreError, Move};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFrozenSet, PyInt, PyList, PyString};
 
-use crate::errors::{IllegalMoveError, InvalidCardError, py};
+use crate::errors::{ArgumentError, IllegalMoveError, InvalidCardError, py};
 use crate::game::{PyCard, PyMove};
 
 /// Extracts one card.
@@ -109,9 +110,140 @@ pub fn frozenset_py<'py>(py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, P
     PyFrozenSet::new(py, &items)
 }
 
+/// Extracts a Python int as an `i64`; `None` if it is out of that range. A value that is not
+/// an int is a `TypeError` naming `what`.
+///
+/// For arguments whose range check names the argument: `PyO3` alone raises `OverflowError` for
+/// an int past `i64`, which is neither a `CaptureFastError` nor a `ValueError`.
+pub fn whole(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    match obj.extract::<i64>() {
+        Ok(i) => Ok(Some(i)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+        Err(e) => Err(not_an_int(obj, what, e)),
+    }
+}
+
+/// `e`, raised extracting the int `what` from `obj`: a `TypeError` that names `what` (`PyO3`
+/// names the argument only where it extracts it itself), or `e` as it is.
+fn not_an_int(obj: &Bound<'_, PyAny>, what: &str, e: PyErr) -> PyErr {
+    if !e.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) {
+        return e;
+    }
+    match obj.get_type().name() {
+        Ok(name) => {
+            pyo3::exceptions::PyTypeError::new_err(format!("{what} must be an int, got: {name}"))
+        }
+        Err(e) => e,
+    }
+}
+
+/// Extracts a list of Python ints as `i64`s (`None` for one out of that range).
+pub fn wholes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Option<i64>>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{what} must be a sequence of ints, got a string"
+        )));
+    }
+    obj.try_iter()?.map(|item| whole(&item?, what)).collect()
+}
+
+/// Integer types an argument may take, with their ranges for messages.
+pub trait IntArg: Sized + Copy + TryFrom<i128> {
+    /// The smallest and largest values.
+    const RANGE: (i128, i128);
+}
+
+macro_rules! int_arg {
+    ($($t:ty),*) => {$(
+        impl IntArg for $t {
+            #[allow(clippy::cast_lossless, reason = "u64 and usize do not convert `From` in const")]
+            const RANGE: (i128, i128) = (<$t>::MIN as i128, <$t>::MAX as i128);
+        }
+    )*};
+}
+int_arg!(u32, u64, usize, i64);
+
+/// Extracts the integer argument `what` as a `T`: an int out of `T`'s range is an
+/// `ArgumentError` (a `ValueError`) naming it and the range, where `PyO3` alone raises
+/// `OverflowError`. A value that is not an int stays a `TypeError`.
+pub fn int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let (lo, hi) = T::RANGE;
+    let out_of_range = || {
+        ArgumentError::new_err(format!(
+            "{what} must be an integer from {lo} to {hi}, got: {obj}"
+        ))
+    };
+    // Through `__index__`, as PyO3's own extraction: numpy integers are accepted too.
+    match obj.extract::<i128>() {
+        Ok(i) => T::try_from(i).map_err(|_| out_of_range()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
+        Err(e) => Err(not_an_int(obj, what, e)),
+    }
+}
+
+/// [`int_arg`] for an argument that may also be `None`.
+pub fn opt_int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<T>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    int_arg(obj, what).map(Some)
+}
+
+/// `from_py_with` extractors of the integer arguments of the API, one per argument name (the
+/// name goes into the message; `PyO3` names the argument only in a `TypeError`).
+pub mod arg {
+    use super::{int_arg, opt_int_arg};
+    use pyo3::prelude::*;
+
+    macro_rules! args {
+        ($($name:ident: $t:ty = $f:ident),* $(,)?) => {$(
+            #[doc = concat!("The `", stringify!($name), "` argument.")]
+            pub fn $name(obj: &Bound<'_, PyAny>) -> PyResult<$t> {
+                $f(obj, stringify!($name))
+            }
+        )*};
+    }
+    /// The `players` argument of the rules: an int too large for `i64` is refused as any
+    /// other bad count (a `VariantError`).
+    pub fn players(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        super::whole(obj, "players")?.ok_or_else(|| super::bad_players(obj))
+    }
+
+    /// A seat argument (`to_move`, `seat`): an int too large for `i64` is refused as any other
+    /// seat out of range (a `PositionError`).
+    pub fn seat(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        super::whole(obj, "seat")?.ok_or_else(|| {
+            crate::errors::PositionError::new_err(format!("not a seat number, got: {obj}"))
+        })
+    }
+
+    args!(
+        seed: u64 = int_arg,
+        hands: u64 = int_arg,
+        items: u64 = int_arg,
+        bits: u64 = int_arg,
+        worlds: u32 = int_arg,
+        tt_entries: usize = int_arg,
+        threads: Option<usize> = opt_int_arg,
+    );
+}
+
+/// The error for a player count other than 2 or 4 (`shown` as given).
+pub fn bad_players(shown: impl std::fmt::Display) -> PyErr {
+    crate::errors::VariantError::new_err(format!(
+        "players must be 2, or 4 in partnerships, got: {shown}"
+    ))
+}
+
 /// Extracts a seat number below `n`.
 pub fn seat(obj: &Bound<'_, PyAny>, n: u8, what: &str) -> PyResult<u8> {
-    seat_num(obj.extract()?, n, what)
+    match whole(obj, what)? {
+        Some(i) => seat_num(i, n, what),
+        None => Err(crate::errors::PositionError::new_err(format!(
+            "{what} must be a seat from 0 to {}, got: {obj}",
+            n - 1
+        ))),
+    }
 }
 
 /// Checks a seat number below `n`.

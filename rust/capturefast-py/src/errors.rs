@@ -6,6 +6,7 @@
 use capturefast_core::Error as CoreError;
 use pyo3::PyErr;
 
+pyo3::import_exception!(capturefast.errors, ArgumentError);
 pyo3::import_exception!(capturefast.errors, InvalidCardError);
 pyo3::import_exception!(capturefast.errors, IllegalMoveError);
 pyo3::import_exception!(capturefast.errors, VariantError);

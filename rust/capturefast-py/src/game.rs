@@ -107,7 +107,7 @@ impl PyMove {
 
     /// The move packed by `to_int`.
     #[staticmethod]
-    fn from_int(bits: u64) -> PyResult<PyMove> {
+    fn from_int(#[pyo3(from_py_with = crate::convert::arg::bits)] bits: u64) -> PyResult<PyMove> {
         Move::from_bits(bits)
             .map(|mv| PyMove { mv, sweep: false })
             .ok_or_else(|| convert::illegal(format!("not a packed move: {bits}")))
@@ -171,7 +171,10 @@ impl PyMove {
 
     /// Pickle support: the packed move and its sweep flag.
     #[staticmethod]
-    fn _restore(bits: u64, sweep: bool) -> PyResult<PyMove> {
+    fn _restore(
+        #[pyo3(from_py_with = crate::convert::arg::bits)] bits: u64,
+        sweep: bool,
+    ) -> PyResult<PyMove> {
         Ok(PyMove {
             sweep,
             ..PyMove::from_int(bits)?
@@ -214,14 +217,22 @@ fn option_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
         return Ok(OptionValue::Bool(b.is_true()));
     }
-    if let Ok(i) = v.extract::<i64>() {
-        return Ok(OptionValue::Int(i));
+    // Any int, numpy's too (through `__index__`).
+    match v.extract::<i64>() {
+        Ok(i) => return Ok(OptionValue::Int(i)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
+            return Err(VariantError::new_err(format!(
+                "option `{name}` got a number out of range: {v}"
+            )));
+        }
+        Err(_) => {}
     }
     if let Ok(s) = v.extract::<String>() {
         return Ok(OptionValue::Str(s));
     }
     Err(VariantError::new_err(format!(
-        "option `{name}` expects a string, number or bool, got: {}",
+        "option `{name}` takes a string, a whole number or a bool, got {}: {}",
+        v.get_type().name()?,
         v.repr()?
     )))
 }
@@ -237,13 +248,18 @@ fn option_py<'py>(py: Python<'py>, v: &OptionValue) -> PyResult<Bound<'py, PyAny
 impl PyRules {
     pub fn build(game: &str, players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let game = py(Game::from_name(game))?;
-        let players = u8::try_from(players).map_err(|_| {
-            VariantError::new_err(format!(
-                "players must be 2, or 4 in partnerships, got: {players}"
-            ))
-        })?;
+        let players = u8::try_from(players).map_err(|_| convert::bad_players(players))?;
         let mut o = Options::new(game, players);
         if let Some(d) = options {
+            // The alias sets what `opening_sweeps` sets: both at once would be settled by
+            // their order in the call, silently.
+            if d.contains("opening_sweeps")? && d.contains("initial_30_requires_partition")? {
+                return Err(VariantError::new_err(
+                    "give `opening_sweeps` alone: `initial_30_requires_partition` is its old \
+                     spelling, got both\nhint: opening_sweeps=\"partition\" is \
+                     initial_30_requires_partition=True",
+                ));
+            }
             for (k, v) in d.iter() {
                 let name: String = k.extract()?;
                 py(o.set(&name, &option_value(&name, &v)?))?;
@@ -316,28 +332,41 @@ impl PyRules {
     /// keyword overrides of the options (spec words, e.g. `last_play_sweep="counts"`).
     #[new]
     #[pyo3(signature = (game, players = 2, **options))]
-    fn new(game: &str, players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        game: &str,
+        #[pyo3(from_py_with = convert::arg::players)] players: i64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         PyRules::build(game, players, options)
     }
 
     /// Scopa (GameRules.com profile) with keyword overrides.
     #[staticmethod]
     #[pyo3(signature = (players = 2, **options))]
-    fn scopa(players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn scopa(
+        #[pyo3(from_py_with = convert::arg::players)] players: i64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         PyRules::build("scopa", players, options)
     }
 
     /// Escoba with keyword overrides.
     #[staticmethod]
     #[pyo3(signature = (players = 2, **options))]
-    fn escoba(players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn escoba(
+        #[pyo3(from_py_with = convert::arg::players)] players: i64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         PyRules::build("escoba", players, options)
     }
 
     /// Chkobba (Tunisian profile) with keyword overrides.
     #[staticmethod]
     #[pyo3(signature = (players = 2, **options))]
-    fn chkobba(players: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn chkobba(
+        #[pyo3(from_py_with = convert::arg::players)] players: i64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         PyRules::build("chkobba", players, options)
     }
 
@@ -353,7 +382,7 @@ impl PyRules {
         let players: i64 = match d.get_item("players")? {
             Some(p) => {
                 d.del_item("players")?;
-                p.extract()?
+                convert::arg::players(&p)?
             }
             None => 2,
         };
@@ -476,9 +505,7 @@ impl PyRules {
 
     /// The side that has won with these match scores (after a complete hand), or None.
     fn match_winner(&self, scores: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
-        let s: Vec<i64> = scores.extract()?;
-        let s = two_u32(&s, "scores")?;
-        Ok(self.0.match_winner(s))
+        Ok(self.0.match_winner(two_scores(scores)?))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -557,43 +584,31 @@ pub fn two_piles(obj: &Bound<'_, PyAny>) -> PyResult<[CardSet; 2]> {
     Ok([a, b])
 }
 
-fn two_u32(v: &[i64], what: &str) -> PyResult<[u32; 2]> {
-    match v {
-        [a, b] if *a >= 0 && *b >= 0 && *a <= i64::from(u32::MAX) && *b <= i64::from(u32::MAX) => {
-            Ok([*a as u32, *b as u32])
-        }
+/// Two ints from 0 to `hi`, one per side, from a Python sequence; refused (naming `what`) as
+/// a `PositionError` otherwise, ints too large for `i64` too.
+fn two_in(obj: &Bound<'_, PyAny>, hi: i64, what: &str) -> PyResult<[i64; 2]> {
+    match convert::wholes(obj, what)?.as_slice() {
+        [Some(a), Some(b)] if (0..=hi).contains(a) && (0..=hi).contains(b) => Ok([*a, *b]),
         _ => Err(PositionError::new_err(format!(
-            "{what} must be two non-negative numbers, one per side, got: {v:?}"
+            "{what} must be two numbers from 0 to {hi}, one per side, got: {}",
+            obj.repr()?
         ))),
     }
 }
 
 /// Two small non-negative counts (sweeps per side).
 pub fn two_counts(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 2]> {
-    let v: Vec<i64> = obj.extract()?;
-    match v.as_slice() {
-        [a, b] if (0..=40).contains(a) && (0..=40).contains(b) => Ok([*a as u8, *b as u8]),
-        _ => Err(PositionError::new_err(format!(
-            "{what} must be two numbers from 0 to 40, one per side, got: {v:?}"
-        ))),
-    }
+    Ok(two_in(obj, 40, what)?.map(|x| x as u8))
 }
 
 /// Declaration points per side: two numbers from 0 to 255.
 pub fn two_declarations(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
-    let v: Vec<i64> = obj.extract()?;
-    match v.as_slice() {
-        [a, b] if (0..=255).contains(a) && (0..=255).contains(b) => Ok([*a as u8, *b as u8]),
-        _ => Err(PositionError::new_err(format!(
-            "declarations must be two numbers from 0 to 255, one per side, got: {v:?}"
-        ))),
-    }
+    Ok(two_in(obj, 255, "declarations")?.map(|x| x as u8))
 }
 
 /// Two match scores.
 pub fn two_scores(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
-    let v: Vec<i64> = obj.extract()?;
-    two_u32(&v, "scores")
+    Ok(two_in(obj, i64::from(u32::MAX), "scores")?.map(|x| x as u32))
 }
 
 /// Small counts as a list of Python ints (a `Vec<u8>` would become `bytes`).

@@ -110,7 +110,7 @@ fn solve_one(
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
-    tt_entries: usize,
+    #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
 ) -> PyResult<PySolution> {
     let st = state.get();
     check_open(&st.state)?;
@@ -162,8 +162,8 @@ fn thread_count(threads: Option<usize>) -> usize {
 pub fn solve_values(
     py: Python<'_>,
     states: Vec<Bound<'_, PyState>>,
-    threads: Option<usize>,
-    tt_entries: usize,
+    #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
 ) -> PyResult<Vec<i32>> {
     let mut items = Vec::with_capacity(states.len());
     for s in &states {
@@ -245,10 +245,10 @@ fn horizon(name: &str) -> PyResult<Horizon> {
 pub fn analyze_raw(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
-    seat: i64,
-    worlds: u32,
-    seed: u64,
-    tt_entries: usize,
+    #[pyo3(from_py_with = convert::arg::seat)] seat: i64,
+    #[pyo3(from_py_with = crate::convert::arg::worlds)] worlds: u32,
+    #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
+    #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
 ) -> PyResult<Analysis> {
     let st = state.get();
@@ -275,10 +275,10 @@ pub fn analyze_raw(
 pub fn analyze_many_raw(
     py: Python<'_>,
     states: Vec<Bound<'_, PyState>>,
-    worlds: u32,
-    seed: u64,
-    threads: Option<usize>,
-    tt_entries: usize,
+    #[pyo3(from_py_with = crate::convert::arg::worlds)] worlds: u32,
+    #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
+    #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
 ) -> PyResult<Vec<Analysis>> {
     if worlds == 0 {

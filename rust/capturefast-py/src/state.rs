@@ -54,7 +54,10 @@ impl PyState {
     /// chance from `seed`.
     #[staticmethod]
     #[pyo3(signature = (rules, seed = 0))]
-    fn new(rules: &Bound<'_, PyRules>, seed: u64) -> PyState {
+    fn new(
+        rules: &Bound<'_, PyRules>,
+        #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
+    ) -> PyState {
         let rules = rules.get().clone();
         let state = State::new(&rules.0, seed);
         PyState { rules, state }
@@ -71,13 +74,13 @@ impl PyState {
         hands: &Bound<'_, PyAny>,
         table: &Bound<'_, PyAny>,
         stock: Option<&Bound<'_, PyAny>>,
-        to_move: i64,
+        #[pyo3(from_py_with = convert::arg::seat)] to_move: i64,
         dealer: Option<&Bound<'_, PyAny>>,
         last_capturer: Option<&Bound<'_, PyAny>>,
         piles: Option<&Bound<'_, PyAny>>,
         sweeps: Option<&Bound<'_, PyAny>>,
         scores: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
     ) -> PyResult<PyState> {
         let r = rules.get().clone();
         let n = r.0.num_players();
