@@ -592,6 +592,17 @@ def test_primiera_modes() -> None:
         RefRules("scopa", primiera_mode="most_sevens").score([e, f], [0, 0])["awards"]["primiera"]
         == 0
     )
+    # Escoba's Fournier sevens stop after the fives (V-E2); Scopa's cascade runs on to the fours.
+    g = ["7C", "7D", "6C", "6D", "AC", "AD", "5C", "5D", "4C", "4D", "4H"]
+    h = rest(g)  # sevens, sixes, aces, fives 2-2; fours 3-1
+    assert (
+        RefRules("scopa", primiera_mode="most_sevens").score([g, h], [0, 0])["awards"]["primiera"]
+        == 0
+    )
+    assert (
+        RefRules("escoba", primiera_mode="most_sevens").score([g, h], [0, 0])["awards"]["setenta"]
+        is None
+    )
     # Table: E has no spade (invalid), F = 10 + 10 + 21 + 21 = 62 valid.
     assert (
         RefRules("scopa", primiera_mode="three_sevens").score([e, f], [0, 0])["awards"]["primiera"]
@@ -678,13 +689,20 @@ def test_all_coins_wins() -> None:
     """V-S7: all ten coins win the match at the end of the hand; the points are still added."""
     coins = [r + "D" for r in "A234567JQK"]
     piles = [[c for c in coins if c != "7D"], rest(coins, ["7C"])]
-    for option, winner in ((True, 0), (False, None)):
-        rules = RefRules("scopa", all_coins_wins=option)
+    # The napola includes Napoleone (V-S7); it scores its run too (A..K of coins: 10), so
+    # its match is to 31.
+    cases: list[tuple[dict[str, object], int | None, list[int]]] = [
+        ({"all_coins_wins": True}, 0, [2, 1]),
+        ({"all_coins_wins": False}, None, [2, 1]),
+        ({"napola": True, "target": 31}, 0, [12, 1]),
+    ]
+    for options, winner, scores in cases:
+        rules = RefRules("scopa", **options)
         state = position(rules, [["7D"], []], ["7C"], piles=piles)
         state = state.play("7D x 7C")
         assert state.hand_over
         # Side 0: coins + settebello; side 1: cards (29-11); primiera: both lack a suit.
-        assert state.scores == [2, 1]
+        assert state.scores == scores
         assert state.winner == winner
         assert state.match_over == (winner is not None)
         assert state.hand_report()["all_coins"] == 0

@@ -395,6 +395,9 @@ def test_match_all_coins_wins() -> None:
     assert "all ten coins" in m.why and "hand 2" in m.why
     # Without the option the scores decide.
     assert MatchReport(Rules.scopa(), [hand(8, 0), hand(4, 2, coins=(0, 10))]).winner == 0
+    # The napola includes Napoleone (V-S7).
+    napola = Rules.scopa(napola=True)
+    assert MatchReport(napola, [hand(8, 0), hand(4, 2, coins=(0, 10))]).winner == 1
 
 
 def test_match_round_trip_and_rendering() -> None:

@@ -547,7 +547,8 @@ class MatchReport(_JsonReport):
     def _compute(self) -> None:
         r = self.rules
         target = r.target
-        all_coins = bool(r.options.get("all_coins_wins", False))
+        # Napoleone: with `all_coins_wins`, or as part of the napola (V-S7).
+        all_coins = bool(r.options.get("all_coins_wins") or r.options.get("napola"))
         score = [0, 0]
         over = False
         why = "no hand has been played yet: the match goes on"

@@ -361,7 +361,7 @@ _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
         # scoring
         ("primiera_mode", "table"): "The higher {prime} wins it.",
         ("primiera_mode", "most_sevens"): "The {prime} goes to the side with more sevens; if "
-        "tied, more sixes, then aces, fives, fours, threes, twos.",
+        "tied, more sixes, then {sevens_tiebreak}.",
         ("primiera_mode", "three_sevens"): "A side with 3 or 4 sevens wins the {prime} "
         "outright; otherwise the higher {prime} wins.",
         ("primiera_figures", "flat"): "In the {prime}, 7 is worth 21, 6 18, A 16, 5 15, 4 14, "
@@ -382,7 +382,8 @@ _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
         ("re_bello", True): "The king of coins (re bello) scores 1 for its holder.",
         ("re_bello", False): "",
         ("napola", True): "A side holding the A, 2 and 3 of coins (napola) scores the length of "
-        "its run of coins from the ace.",
+        "its run of coins from the ace; a side that captures all ten coins (Napoleone) wins the "
+        "match at the end of that hand, whatever the scores.",
         ("napola", False): "",
         ("napola_cap", "*"): "The napola scores at most {v}.",
         ("grande", "*"): "A side holding J, Q and K of coins (grande) scores {v}.",
@@ -494,6 +495,10 @@ def describe(rules: Rules) -> str:
         "sweep": sweep,
         "a_sweep": ("an " if sweep[0] in "aeiou" else "a ") + sweep,
         "prime": cats[3] if len(cats) > 3 else "",
+        # V-E2 lists Escoba's tie-break to the fives; Scopa's runs on (V-S3).
+        "sevens_tiebreak": "aces, then fives; tied that far, nobody"
+        if game == "escoba"
+        else "aces, fives, fours, threes, twos",
     }
     used: set[str] = {"players"}
     lines = [f"{game.capitalize()} for {rules.players} players."]

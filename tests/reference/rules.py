@@ -89,6 +89,8 @@ FIGURE_POINTS: dict[str, dict[str, int]] = {
 }
 # The ``most_sevens`` / ``cascade`` order: every rank of the chart except the figures.
 CASCADE_RANKS: tuple[str, ...] = ("7", "6", "A", "5", "4", "3", "2")
+# Escoba's Fournier-style sevens (V-E2): "ties broken by sixes, then aces, then fives".
+FOURNIER_RANKS: tuple[str, ...] = ("7", "6", "A", "5")
 # Rank order of the napola run (A 2 3 4 5 6 7 J Q K).
 RUN_RANKS: tuple[str, ...] = RANKS
 
@@ -625,6 +627,8 @@ class RefRules:
                 return _cascade(counts, CASCADE_RANKS)
             return _primiera_award(counts)
         mode = self.options["primiera_mode"]
+        if mode == "most_sevens" and self.game == "escoba":
+            return _cascade(counts, FOURNIER_RANKS)  # V-E2 lists 7, 6, A, 5 and no more
         if mode == "most_sevens":
             return _cascade(counts, CASCADE_RANKS)
         if mode == "three_sevens":
@@ -765,13 +769,14 @@ class RefRules:
         Args:
             scores: The two sides' match scores after the hand.
             all_coins: The side that captured all ten coins this hand, if any; with
-                ``all_coins_wins`` it wins whatever the scores.
+                ``all_coins_wins`` or ``napola`` it wins whatever the scores.
 
         Returns:
             The winning side, or None when play goes on (nobody at the target, or both at the
             target with equal totals).
         """
-        if all_coins is not None and self.options["all_coins_wins"]:
+        # V-S7: the napola includes Napoleone (all ten coins win the match).
+        if all_coins is not None and (self.options["all_coins_wins"] or self.options["napola"]):
             return all_coins
         a, b = scores
         a_reached = a >= self.target

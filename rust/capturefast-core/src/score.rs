@@ -7,7 +7,9 @@
 
 use crate::card::{Card, NUM_RANKS, NUM_SUITS, Rank, suit_bytes};
 use crate::cardset::CardSet;
-use crate::variant::{Bermila, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules};
+use crate::variant::{
+    Bermila, Game, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
+};
 
 /// Primiera / setenta points by rank index (`A 2 3 4 5 6 7 J Q K`), S-A1 / E11, flat figures.
 pub const PRIMIERA_POINTS: [u16; 10] = [16, 12, 13, 14, 15, 18, 21, 10, 10, 10];
@@ -21,8 +23,12 @@ const PRIMIERA_POINTS_ZERO: [u16; 10] = [16, 12, 13, 14, 15, 18, 21, 0, 0, 0];
 /// `graded` this is their order of points).
 const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 9, 8, 7];
 
-/// The `most_sevens` / `cascade` order: sevens, sixes, aces, fives, fours, threes, twos.
+/// The `most_sevens` / `cascade` order: sevens, sixes, aces, fives, fours, threes, twos (V-S3
+/// "then sixes, aces…", V-K2 "6s, then A, 5, 4…").
 const CASCADE: [usize; 7] = [6, 5, 0, 4, 3, 2, 1];
+/// Escoba's Fournier-style sevens (V-E2): sevens, "then sixes, then aces, then fives", and no
+/// further (the spec lists no more; a tie past them scores for nobody).
+const FOURNIER: [usize; 4] = [6, 5, 0, 4];
 /// K14: sevens, then sixes.
 const SEVENS_THEN_SIXES: [usize; 2] = [6, 5];
 
@@ -213,6 +219,9 @@ impl Rules {
         match self.prime_category() {
             PrimeCategory::Primiera => match o.primiera_mode {
                 PrimieraMode::Table => primiera_award(a.primiera, b.primiera),
+                PrimieraMode::MostSevens if self.game() == Game::Escoba => {
+                    cascade(&a.ranks, &b.ranks, &FOURNIER)
+                }
                 PrimieraMode::MostSevens => cascade(&a.ranks, &b.ranks, &CASCADE),
                 // A side holding 3 or 4 sevens wins outright (at most one side can).
                 PrimieraMode::ThreeSevens => {
@@ -301,9 +310,11 @@ impl Rules {
     }
 
     /// The side that wins the match outright at the end of a hand with these piles, whatever the
-    /// scores: the side holding all ten coins when `all_coins_wins` is on (Napoleone, V-S7).
+    /// scores: the side holding all ten coins (Napoleone) when `napola` is on (V-S7 counts it
+    /// part of the napola) or `all_coins_wins` (the same win without napola's points).
     pub fn all_coins_winner(&self, piles: [CardSet; 2]) -> Option<u8> {
-        if !self.options().all_coins_wins {
+        let o = self.options();
+        if !(o.napola || o.all_coins_wins) {
             return None;
         }
         (0..2u8).find(|&s| piles[usize::from(s)].is_superset(CardSet::COINS))
@@ -492,6 +503,13 @@ mod tests {
         // Escoba's Fournier sevens.
         let e = rules(Game::Escoba, &[("primiera_mode", word("most_sevens"))]);
         assert_eq!(prime(&e, &a, &b), Some(0));
+        // They stop after the fives (V-E2): 7 6 A 5 tied and fours 1-0 is nobody's in Escoba,
+        // A's in Scopa.
+        let (fours, five) = (["4C", "5C"], ["5D"]);
+        assert_eq!(prime(&e, &fours, &five), None);
+        assert_eq!(prime(&most, &fours, &five), Some(0));
+        // Fives 2-1 still decide.
+        assert_eq!(prime(&e, &["5C", "5H"], &["5D"]), Some(0));
     }
 
     #[test]

@@ -462,6 +462,9 @@ fn declarations_at_the_first_deal() {
 #[test]
 fn all_coins_win_the_match() {
     let win = rules(Game::Scopa, 2, &[("all_coins_wins", ON)]);
+    // V-S7: the napola includes Napoleone (a long target, so its 10 points do not end the match).
+    let target = capturefast_core::OptionValue::Int(31);
+    let napola = rules(Game::Scopa, 2, &[("napola", ON), ("target", target)]);
     let std = Rules::profile(Game::Scopa, 2).unwrap();
     let coins = CardSet::COINS;
     let hands = [set(&["2C"]), set(&["3S"])];
@@ -478,14 +481,14 @@ fn all_coins_win_the_match() {
         scores: [0, 0],
         seed: 0,
     };
-    for (r, winner) in [(&win, Some(0)), (&std, None)] {
+    for (r, winner) in [(&win, Some(0)), (&napola, Some(0)), (&std, None)] {
         let s = State::from_position(r, &p).unwrap();
         // Both trail; the leftovers go to side 1, which has all but the coins.
         let t = play(r, &play(r, &s, "2C"), "3S");
         assert!(t.hand_over());
         assert_eq!(t.winner(), winner);
         assert_eq!(t.phase() == Phase::MatchOver, winner.is_some());
-        assert!(t.scores()[0] < 11 && t.scores()[1] < 11);
+        assert!(t.scores()[0] < r.target() && t.scores()[1] < r.target());
         assert_eq!(State::decode(r, &t.encode(r)).unwrap(), t);
     }
 }
