@@ -18,6 +18,7 @@ from capturefast import (
     MatchReport,
     ReportError,
     Rules,
+    State,
     VariantError,
     play_match_report,
     variants,
@@ -92,6 +93,44 @@ def test_chkobba_evidence() -> None:
         "bermila": "sevens 2 v 2, sixes 3 v 1",
         "chkobbas": "1 v 0",
     }
+
+
+def test_evidence_follows_the_rule_that_decided() -> None:
+    # Sevens 2-2, sixes 2-2, aces 3-1 (A lacks diamonds and spades: no primiera; B has one).
+    a = ["7C", "7H", "6C", "6H", "AC", "AH", "AS", "2C"]
+    b = rest_of(a)
+    cases = [
+        (Rules.chkobba(), None, "sevens 2 v 2, sixes 2 v 2"),  # K14: tied, nobody
+        (Rules.chkobba(bermila="cascade"), 0, "sevens 2 v 2, sixes 2 v 2, aces 3 v 1"),
+        (Rules.scopa(primiera_mode="most_sevens"), 0, "sevens 2 v 2, sixes 2 v 2, aces 3 v 1"),
+    ]
+    for rules, award, text in cases:
+        rep = rules.score([a, b])
+        prime = rules.categories[3]
+        assert (rep.awards[prime], rep.evidence(prime)) == (award, text), rules
+    # The bermila by primiera shows the primieras (A has no diamond or spade: invalid).
+    rep = Rules.chkobba(bermila="primiera").score([a, b])
+    assert rep.awards["bermila"] == 1
+    assert rep.evidence("bermila").startswith("invalid (")
+    # Escoba's sevens stop after the fives (V-E2): 7 6 A 5 tied, fours 3-1 decide nothing.
+    g = ["7C", "7D", "6C", "6D", "AC", "AD", "5C", "5D", "4C", "4D", "4H"]
+    rep = Rules.escoba(primiera_mode="most_sevens").score([g, rest_of(g)])
+    assert rep.awards["setenta"] is None
+    assert rep.evidence("setenta") == "sevens 2 v 2, sixes 2 v 2, aces 2 v 2, fives 2 v 2"
+    # Three sevens win outright, and the evidence says so.
+    rep = Rules.scopa(primiera_mode="three_sevens").score(
+        [["7C", "7D", "7H"], rest_of(["7C", "7D", "7H"])]
+    )
+    assert (rep.awards["primiera"], rep.evidence("primiera")) == (0, "sevens 3 v 1")
+
+
+def test_evidence_names() -> None:
+    rep = Rules.chkobba().score(piles(CHKOBBA_A), [3, 1])
+    # The spec's name for one sweep (K-A9 `chkobba`), the report's plural and `sweeps` agree.
+    assert rep.evidence("chkobba") == rep.evidence("chkobbas") == rep.evidence("sweeps") == "3 v 1"
+    for name in ("no_such", "primiera", "napola"):  # napola: not scored by these rules
+        with pytest.raises(ReportError, match=name):
+            rep.evidence(name)
 
 
 def test_missing_suit_evidence() -> None:
@@ -203,6 +242,30 @@ def test_round_trips(game: str) -> None:
     assert HandReport.from_json(b.to_json()) == b
 
 
+def test_cards_in_piles_are_read_as_the_engine_spells_them() -> None:
+    d = Rules.chkobba().score(piles(CHKOBBA_A), [1, 0]).to_dict()
+    d["piles"][1] = [c.lower() for c in d["piles"][1]]
+    rep = HandReport.from_dict(d)
+    assert rep.piles[1] == rest_of(CHKOBBA_A)
+    assert rep == Rules.chkobba().score(piles(CHKOBBA_A), [1, 0])
+
+
+def test_a_hand_left_to_nobody_round_trips() -> None:
+    # V-E6: every card trailed, nobody captured: the 40 cards are the report's leftovers.
+    rules = Rules.escoba(compulsory_capture=False)
+    state = State.new(rules, seed=5)
+    while not state.hand_over:
+        state = state.play(next(m for m in state.legal_moves() if m.is_trail))
+    rep = state.hand_report()
+    assert rep.piles == [[], []] and len(rep.leftovers) == 40
+    assert rep.points == [0, 0] and set(rep.awards.values()) == {None}
+    assert HandReport.from_dict(rep.to_dict()) == rep
+    assert "leftovers" in str(rep)
+    d = rep.to_dict()
+    d["leftovers"] = d["leftovers"][1:]
+    bad(d, "missing")
+
+
 def test_old_dicts_without_bonuses_still_load() -> None:
     d = Rules.scopa().score(piles(SCOPA_A)).to_dict()
     del d["bonuses"], d["piles"], d["scores"]
@@ -306,6 +369,18 @@ def test_bad_report_dicts() -> None:
     bad(edit(piles=[SCOPA_A, rest_of(SCOPA_A)[1:]]), "AC")
     moved = [[*SCOPA_A, "AC"], rest_of([*SCOPA_A, "AC"])]
     bad(edit(piles=moved), "4")
+    # Awards that contradict the counts and piles, and counts past the deck.
+    bad(edit(awards={**good["awards"], "settebello": 1}), "settebello")
+    bad(edit(awards={**good["awards"], "cards": None}), "cards")
+    bad(edit(awards={**good["awards"], "primiera": 0}), "primiera")  # table: B's 78 beats 75
+    sevens = copy.deepcopy(good["counts"])
+    sevens[0]["sevens"] = 9
+    bad(edit(counts=sevens, piles=[]), "sevens")
+    ranks = copy.deepcopy(good["counts"])
+    ranks[0]["ranks"][0] += 1  # an ace more than the pile holds
+    bad(edit(counts=ranks), "rank")
+    bad(edit(prime_mode="cascade"), "cascade")  # Chkobba's word, not Scopa's
+    bad(edit(leftovers="7D"), "leftovers")
     with pytest.raises(ReportError):
         HandReport.from_json("{not json")
     with pytest.raises(ReportError):
@@ -447,3 +522,5 @@ def test_bad_match_input() -> None:
         MatchReport.from_dict({**d, "extra": 1})
     with pytest.raises(VariantError):
         MatchReport.from_dict({**d, "rules": {"game": "scopa", "target": 0}})
+    with pytest.raises(ReportError, match="rules"):
+        MatchReport.from_dict({**d, "rules": 5})

@@ -37,6 +37,28 @@ SWEEP_NAMES: Final[Mapping[str, str]] = {
     "escoba": "escobas",
     "chkobba": "chkobbas",
 }
+# One sweep, as the spec names it (K-A9 `chkobba`): `evidence` takes it too.
+_SWEEP_SINGULAR: Final[Mapping[str, str]] = {
+    "scopa": "scopa",
+    "escoba": "escoba",
+    "chkobba": "chkobba",
+}
+# What may decide the fourth category (`prime_mode`): the `primiera_mode` option, or Chkobba's
+# `bermila` (docs/variants.md "Scoring").
+PRIME_MODES: Final[Mapping[str, tuple[str, ...]]] = {
+    "scopa": ("table", "most_sevens", "three_sevens"),
+    "escoba": ("table", "most_sevens", "three_sevens"),
+    "chkobba": ("sevens_then_sixes", "cascade", "primiera"),
+}
+# The ranks a sevens cascade compares, in order, by game and mode (V-E2 stops Escoba's at the
+# fives), as indexes into A..K.
+_CASCADES: Final[Mapping[tuple[str, str], tuple[int, ...]]] = {
+    ("scopa", "most_sevens"): (6, 5, 0, 4, 3, 2, 1),
+    ("escoba", "most_sevens"): (6, 5, 0, 4),
+    ("chkobba", "cascade"): (6, 5, 0, 4, 3, 2, 1),
+    ("chkobba", "sevens_then_sixes"): (6, 5),
+}
+_RANK_PLURALS: Final = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens")
 _RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 _SUITS: Final = "CDHS"
 _COINS: Final = "D"
@@ -48,7 +70,18 @@ _SIDES: Final = "AB"
 # `primiera_cards` (the best card of each suit present, C D H S).
 _INT_COUNTS: Final = frozenset({"cards", "coins", "sevens", "sixes", "coin_run"})
 _COUNT_KEYS: Final = _INT_COUNTS | {"primiera", "ranks", "primiera_cards"}
-_HAND_KEYS: Final = ("game", "points", "awards", "counts", "sweeps", "piles", "scores", "bonuses")
+_HAND_KEYS: Final = (
+    "game",
+    "points",
+    "awards",
+    "counts",
+    "sweeps",
+    "piles",
+    "scores",
+    "bonuses",
+    "prime_mode",
+    "leftovers",
+)
 _HAND_REQUIRED: Final = frozenset({"game", "points", "awards", "counts", "sweeps"})
 
 
@@ -58,6 +91,110 @@ def _side(i: int | None) -> str:
 
 def _pair(xs: Sequence[object]) -> str:
     return f"{xs[0]} v {xs[1]}"
+
+
+def _more(a: int, b: int) -> int | None:
+    """The side with more, or None for a tie."""
+    return 0 if a > b else 1 if b > a else None
+
+
+def _prime_award(
+    game: str, mode: str | None, counts: Sequence[Mapping[str, Any]]
+) -> tuple[bool, int | None]:
+    """Who takes the fourth category by `mode`, from the counts: (known, side). Not known
+    without the mode, or without the counts it reads."""
+    a, b = counts
+    cascade = _CASCADES.get((game, mode or ""))
+    if cascade is not None:
+        if "ranks" not in a or "ranks" not in b:
+            return False, None
+        for r in cascade:
+            side = _more(a["ranks"][r], b["ranks"][r])
+            if side is not None:
+                return True, side
+        return True, None
+    if mode == "three_sevens":
+        if "sevens" not in a or "sevens" not in b:
+            return False, None
+        for i, c in enumerate(counts):
+            if c["sevens"] >= 3:
+                return True, i
+    if mode in ("table", "three_sevens", "primiera"):
+        if "primiera" not in a or "primiera" not in b:
+            return False, None
+        pa, pb = a["primiera"], b["primiera"]
+        if pa is None or pb is None:
+            # Valid beats invalid; both invalid: nobody.
+            return True, None if pa is pb else (0 if pb is None else 1)
+        return True, _more(pa, pb)
+    return False, None
+
+
+def _check_totals(
+    game: str,
+    counts: list[dict[str, Any]],
+    piles: list[list[str]],
+    awards: Mapping[str, int | None],
+    prime_mode: str | None,
+) -> None:
+    """The counts agree with each other and with the piles, and the awards with the counts
+    (each category by the rule that decides it)."""
+    for key, most in (("cards", 40), ("coins", 10), ("sevens", 4), ("sixes", 4)):
+        if all(key in c for c in counts) and counts[0][key] + counts[1][key] > most:
+            raise ReportError(
+                f"there are {most} {key} in the deck; the counts say: "
+                f"{counts[0][key]} + {counts[1][key]}"
+            )
+    ranks = [c.get("ranks") for c in counts]
+    for i, c in enumerate(counts):
+        mine = ranks[i]
+        if mine is None:
+            continue
+        derived = {"cards": sum(mine), "sevens": mine[6], "sixes": mine[5]}
+        for key, n in derived.items():
+            if key in c and c[key] != n:
+                raise ReportError(
+                    f"side {_SIDES[i]}'s ranks give {n} {key} but its counts say: {c[key]}"
+                )
+        theirs = ranks[1 - i] or [0] * len(_RANKS)
+        if any(x + y > 4 for x, y in zip(mine, theirs, strict=True)):
+            raise ReportError(f"a rank has 4 cards; the counts by rank say: {ranks}")
+    for i, pile in enumerate(piles):
+        c = counts[i]
+        held = {
+            "cards": len(pile),
+            "coins": sum(card.endswith(_COINS) for card in pile),
+            "sevens": sum(card.startswith("7") for card in pile),
+            "sixes": sum(card.startswith("6") for card in pile),
+        }
+        for key, n in held.items():
+            if key in c and c[key] != n:
+                raise ReportError(
+                    f"side {_SIDES[i]}'s pile holds {n} {key} but its counts say: {c[key]}"
+                )
+        if "ranks" in c:
+            by_rank = [sum(card[:-1] == r for card in pile) for r in _RANKS]
+            if c["ranks"] != by_rank:
+                raise ReportError(
+                    f"side {_SIDES[i]}'s pile holds {by_rank} cards by rank but its counts "
+                    f"say: {c['ranks']}"
+                )
+    cards, coins, seven, prime = CATEGORIES[game]
+    expected: dict[str, int | None] = {
+        cards: _more(counts[0]["cards"], counts[1]["cards"]),
+        coins: _more(counts[0]["coins"], counts[1]["coins"]),
+    }
+    if piles:
+        expected[seven] = next((i for i, p in enumerate(piles) if _SEVEN_OF_COINS in p), None)
+    known, side = _prime_award(game, prime_mode, counts)
+    if known:
+        expected[prime] = side
+    for name, want in expected.items():
+        if awards[name] != want:
+            raise ReportError(
+                f"`{name}` goes to {_side(want)} by the counts and piles; the awards say: "
+                f"{_side(awards[name])}"
+            )
 
 
 # --------------------------------------------------------------------------- validation
@@ -110,30 +247,41 @@ def _check_counts(game: str, value: object) -> list[dict[str, Any]]:
     return out
 
 
-def _check_piles(value: object) -> list[list[str]]:
+def _check_piles(value: object, leftovers: object) -> tuple[list[list[str]], list[str]]:
+    """The piles (none, or one per side) and the leftovers (cards the hand left to nobody), as
+    card strings in the engine's spelling: every card once, all 40 between them when piles are
+    given."""
     from capturefast._core import Card
 
     if not isinstance(value, list | tuple) or len(value) not in (0, 2):
         raise ReportError(f"`piles` expects one list of cards per side (2), got: {value!r}")
-    seen: dict[str, str] = {}
-    piles: list[list[str]] = []
-    for pile in value:
+    if not isinstance(leftovers, list | tuple):
+        raise ReportError(f"`leftovers` expects a list of cards, got: {leftovers!r}")
+    seen: set[str] = set()
+    lists: list[list[str]] = []
+    for pile in [*value, leftovers]:
         if not isinstance(pile, list | tuple):
             raise ReportError(f"a pile is a list of cards, got: {pile!r}")
+        cards: list[str] = []
         for card in pile:
             if not isinstance(card, str):
                 raise InvalidCardError(f"a card in a report is a string such as 7D, got: {card!r}")
+            # The engine's spelling ("10D" is KD, "7d" is 7D): the counts and the evidence
+            # read the cards by it.
             key = str(Card(card))
             if key in seen:
                 raise InvalidCardError(f"card given more than once: {card}")
-            seen[key] = card
-        piles.append(list(pile))
+            seen.add(key)
+            cards.append(key)
+        lists.append(cards)
+    piles, rest = lists[:-1], lists[-1]
     if piles and len(seen) != 40:
         missing = [r + s for r in _RANKS for s in _SUITS if r + s not in seen]
         raise ReportError(
-            f"the piles must hold all 40 cards between them; missing: {'+'.join(missing)}"
+            "the piles (and the leftovers) must hold all 40 cards between them; missing: "
+            + "+".join(missing)
         )
-    return piles
+    return piles, rest
 
 
 def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
@@ -167,7 +315,13 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
         if name not in awards:
             raise ReportError(f"a {game} hand report needs every category; missing: {name}")
     counts = _check_counts(game, d["counts"])
-    piles = _check_piles(d.get("piles", []))
+    piles, leftovers = _check_piles(d.get("piles", []), d.get("leftovers", []))
+    prime_mode = d.get("prime_mode")
+    if prime_mode is not None and prime_mode not in PRIME_MODES[game]:
+        raise ReportError(
+            f"`prime_mode` of {game} expects one of {', '.join(PRIME_MODES[game])} or null, "
+            f"got: {prime_mode!r}"
+        )
     scores = d.get("scores")
     if scores is not None:
         scores = _ints("scores", scores)
@@ -181,12 +335,7 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
             raise ReportError(f"unknown bonus (expected one of {', '.join(BONUSES)}): {name}")
         _ints(f"bonuses.{name}", pts)
     # The totals must agree with each other.
-    for i, pile in enumerate(piles):
-        for key, n in (("cards", len(pile)), ("coins", sum(c.endswith(_COINS) for c in pile))):
-            if counts[i][key] != n:
-                raise ReportError(
-                    f"side {_SIDES[i]}'s pile holds {n} {key} but its counts say: {counts[i][key]}"
-                )
+    _check_totals(game, counts, piles, awards, prime_mode)
     for i in (0, 1):
         expected = (
             sweeps[i]
@@ -207,6 +356,8 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
         "piles": piles,
         "scores": scores,
         "bonuses": {k: list(v) for k, v in bonuses.items()},
+        "prime_mode": prime_mode,
+        "leftovers": leftovers,
     }
 
 
@@ -258,6 +409,11 @@ class HandReport(_JsonReport):
         scores: the match score after the hand, when the report comes from a played hand.
         bonuses: bonus name (`re_bello`, `napola`, `grande`, `all_coins`, `all_sevens`,
             `declarations`) -> points per side; only the bonuses the rules score.
+        prime_mode: what decided the fourth category: the rules' `primiera_mode` (`table`,
+            `most_sevens`, `three_sevens`) or, in Chkobba, `bermila` (`sevens_then_sixes`,
+            `cascade`, `primiera`); None if not known. The evidence follows it.
+        leftovers: the cards the hand left to nobody: with optional capture, where nobody
+            captured, all of them stay on the table (docs/variants.md); usually empty.
     """
 
     _what: ClassVar[str] = "hand report"
@@ -270,6 +426,8 @@ class HandReport(_JsonReport):
     piles: list[list[str]] = field(default_factory=list)
     scores: list[int] | None = None
     bonuses: dict[str, list[int]] = field(default_factory=dict)
+    prime_mode: str | None = None
+    leftovers: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------------ data
 
@@ -287,6 +445,8 @@ class HandReport(_JsonReport):
             "piles": [list(p) for p in self.piles],
             "scores": None if self.scores is None else list(self.scores),
             "bonuses": {k: list(v) for k, v in self.bonuses.items()},
+            "prime_mode": self.prime_mode,
+            "leftovers": list(self.leftovers),
         }
 
     @classmethod
@@ -334,22 +494,53 @@ class HandReport(_JsonReport):
         return f"{_SEVEN_OF_COINS} held by {_side(holder)}"
 
     def evidence(self, category: str) -> str:
-        """What decided `category` (a category, the sweeps' name, or a bonus), in words."""
+        """What decided `category`, in words: a category of the game, its sweeps (`scope`,
+        `escobas`, `chkobbas`, the singular, or `sweeps`) or a bonus of the report.
+
+        Raises:
+            ReportError: a name that is none of these.
+        """
         a, b = self.counts
-        cats = CATEGORIES.get(self.game, ())
-        if category in ("cards", "karta"):
+        cards, coins, seven, prime = CATEGORIES[self.game]
+        if category == cards:
             return f"{a['cards']} v {b['cards']}"
-        if category in ("coins", "dinari"):
+        if category == coins:
             return f"{a['coins']} v {b['coins']}"
-        if category in ("settebello", "velo", "7ayya"):
+        if category == seven:
             return self._seven_evidence(self.awards.get(category))
-        if category == "bermila" and "sevens" in a and "sevens" in b:
-            return f"sevens {a['sevens']} v {b['sevens']}, sixes {a['sixes']} v {b['sixes']}"
-        if category in ("primiera", "setenta", "bermila") or (cats and category == cats[3]):
-            return f"{self._primiera(0)} v {self._primiera(1)}"
-        if category in (self.sweep_name, "sweeps"):
+        if category == prime:
+            return self._prime_evidence()
+        if category in (self.sweep_name, _SWEEP_SINGULAR[self.game], "sweeps"):
             return _pair(self.sweeps)
-        return self._bonus_evidence(category)
+        if category in self.bonuses:
+            return self._bonus_evidence(category)
+        names = [*CATEGORIES[self.game], self.sweep_name, *self.bonuses]
+        raise ReportError(
+            f"not a category of this {self.game} report (expected one of {', '.join(names)}): "
+            f"{category}"
+        )
+
+    def _prime_evidence(self) -> str:
+        """The fourth category's evidence, by the rule that decided it: the ranks a cascade
+        compared (up to the first that differs), or the primiera values."""
+        a, b = self.counts
+        mode = self.prime_mode
+        if mode is None and self.game == "chkobba" and "sevens" in a and "sevens" in b:
+            mode = "sevens_then_sixes"  # K14, the default
+        cascade = _CASCADES.get((self.game, mode or ""))
+        if cascade is not None and "ranks" in a and "ranks" in b:
+            parts = []
+            for r in cascade:
+                x, y = a["ranks"][r], b["ranks"][r]
+                parts.append(f"{_RANK_PLURALS[r]} {x} v {y}")
+                if x != y:
+                    break
+            return ", ".join(parts)
+        if mode == "sevens_then_sixes":
+            return f"sevens {a['sevens']} v {b['sevens']}, sixes {a['sixes']} v {b['sixes']}"
+        if mode == "three_sevens" and max(a.get("sevens", 0), b.get("sevens", 0)) >= 3:
+            return f"sevens {a['sevens']} v {b['sevens']}"
+        return f"{self._primiera(0)} v {self._primiera(1)}"
 
     def _bonus_evidence(self, name: str) -> str:
         pts = self.bonuses.get(name, [0, 0])
@@ -389,6 +580,10 @@ class HandReport(_JsonReport):
         if name == "declarations":
             return f"declared {_pair(pts)}"
         return _pair(pts)
+
+    def _leftover_words(self) -> str:
+        n = len(self.leftovers)
+        return f"{n} card{'s' if n != 1 else ''} to nobody (nobody captured)"
 
     def _run(self, i: int) -> int:
         return int(self.counts[i].get("coin_run", 0))
@@ -443,6 +638,8 @@ class HandReport(_JsonReport):
                 (row["category"], row["evidence"], str(row["points_a"]), str(row["points_b"]))
             )
         table.append(("points", _pair(self.points), str(self.points[0]), str(self.points[1])))
+        if self.leftovers:
+            table.append(("leftovers", self._leftover_words(), "", ""))
         if self.scores is not None:
             table.append(("match score", _pair(self.scores), "", ""))
         w = [max(len(r[i]) for r in table) for i in range(4)]
@@ -473,6 +670,8 @@ class HandReport(_JsonReport):
             )
         t.add_section()
         t.add_row("points", "", str(self.points[0]), str(self.points[1]), "", style="bold")
+        if self.leftovers:
+            t.add_row("leftovers", self._leftover_words(), "", "", "")
         if self.scores is not None:
             t.add_row("match score", "", str(self.scores[0]), str(self.scores[1]), "")
         return t
@@ -647,6 +846,8 @@ class MatchReport(_JsonReport):
                 raise ReportError(f"a match report needs `{k}`; missing: {k}")
         if not isinstance(d["hands"], list | tuple):
             raise ReportError(f"`hands` expects a list of hand reports, got: {d['hands']!r}")
+        if not isinstance(d["rules"], Mapping):
+            raise ReportError(f"`rules` expects a table of rules, got: {d['rules']!r}")
         m = cls(d["rules"], [HandReport.from_dict(h) for h in d["hands"]])
         for k in ("scores", "winner", "why"):
             if k in d and d[k] != m.to_dict()[k]:

@@ -269,11 +269,14 @@ impl PyRules {
     }
 
     /// Builds the report object of `capturefast.report` for a hand score.
+    /// `leftovers`: the cards the hand left to nobody (on the table: only where nobody
+    /// captured, under optional capture).
     pub fn report<'py>(
         &self,
         py: Python<'py>,
         s: &HandScore,
         piles: [CardSet; 2],
+        leftovers: CardSet,
         scores: Option<[u32; 2]>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let r = &self.0;
@@ -320,6 +323,17 @@ impl PyRules {
         kw.set_item("piles", piles_py)?;
         kw.set_item("scores", scores.map(|x| x.to_vec()))?;
         kw.set_item("bonuses", bonuses)?;
+        // What decided the fourth category (the report's evidence and checks read it).
+        let mode = if r.game() == Game::Chkobba {
+            "bermila"
+        } else {
+            "primiera_mode"
+        };
+        kw.set_item("prime_mode", r.options().get(mode).map(|v| v.to_string()))?;
+        kw.set_item(
+            "leftovers",
+            PyList::new(py, leftovers.iter().map(|c| c.to_string()))?,
+        )?;
         py.import("capturefast.report")?
             .getattr("HandReport")?
             .call((), Some(&kw))
@@ -500,7 +514,7 @@ impl PyRules {
             )));
         }
         let score = self.0.score(piles, sweeps, declared);
-        self.report(py, &score, piles, None)
+        self.report(py, &score, piles, CardSet::EMPTY, None)
     }
 
     /// The side that has won with these match scores (after a complete hand), or None.

@@ -289,7 +289,13 @@ impl PyState {
         match self.state.hand_score(&self.rules.0) {
             Some(s) => self
                 .rules
-                .report(py, &s, self.state.piles(), Some(self.state.scores())),
+                .report(
+                    py,
+                    &s,
+                    self.state.piles(),
+                    self.state.table(),
+                    Some(self.state.scores()),
+                ),
             None => Err(IllegalMoveError::new_err(
                 "the hand is not over yet: hand_report",
             )),
