@@ -18,7 +18,7 @@ from typing import Any
 
 import capturefast as cf
 import pytest
-from capturefast import Card, HandReport, Move, Rules, State
+from capturefast import Card, HandReport, Move, Rules, State, variants
 from reference import RefRules
 from variant_tables import DEFAULTS
 
@@ -384,6 +384,12 @@ def test_move_hash_and_equality_ignore_the_sweep_flag() -> None:
     assert parsed in set(legal)
     assert parsed in legal
     assert {m: i for i, m in enumerate(legal)}[parsed] == legal.index(sweep[0])
+    # The state knows: for the parsed move, its notation, and every legal move.
+    state = chkobba_example()
+    assert state.is_sweep(parsed) and state.is_sweep("QH x 2D+6S")
+    assert [state.is_sweep(m) for m in legal] == [m.sweep for m in legal]
+    with pytest.raises(cf.IllegalMoveError, match="QH x 2D"):
+        state.is_sweep("QH x 2D")
 
 
 def test_move_pickle_round_trip() -> None:
@@ -609,6 +615,9 @@ def test_capture_options_empty_list_means_trail() -> None:
         (Rules.escoba(initial_30_requires_partition=True), ["KC", "KD", "QH", "AS"], False, 0),
         (Rules.escoba(initial_30_requires_partition=True), ["KC", "5D", "QH", "6S"], False, 2),
         (Rules.escoba(initial_30_requires_partition=True), ["AC", "2D", "4H", "JS"], False, 1),
+        # A redeal takes the cards back (S5): no dealer sweep, though the table totals 15.
+        (variants.rules("cirulla"), ["AC", "AD", "6H", "7S"], True, 0),
+        (variants.rules("cirulla"), ["AC", "2D", "5H", "7S"], False, 1),
     ],
 )
 def test_opening(rules: Rules, table: list[str], redeal: bool, dealer_sweeps: int) -> None:

@@ -429,11 +429,13 @@ impl Rules {
         }
     }
 
-    /// The opening-table rule for the four face-up cards of a deal.
+    /// The opening-table rule for the four face-up cards of a deal. A redeal takes the cards
+    /// back (S5), so a table that must be redealt scores no dealer sweep, whatever it totals.
     pub fn opening(&self, table: CardSet) -> Opening {
         let mut dealer_sweeps = 0;
         let sweeps = self.options().opening_sweeps;
-        if sweeps != OpeningSweeps::Off {
+        let redeal = self.must_redeal(table);
+        if sweeps != OpeningSweeps::Off && !redeal {
             // E5: the sum of all four decides; E-A1 / V-E4 for an unsplittable 30.
             match self.total(table) {
                 15 => dealer_sweeps = 1,
@@ -444,7 +446,7 @@ impl Rules {
             }
         }
         Opening {
-            redeal: self.must_redeal(table),
+            redeal,
             dealer_sweeps,
         }
     }
@@ -590,6 +592,21 @@ mod tests {
     fn redeal_conditions() {
         let scopa = Rules::profile(Game::Scopa, 2).unwrap();
         assert!(scopa.opening(set(&["KC", "KD", "KH", "5S"])).redeal);
+        // A table that is redealt scores no dealer sweep: Cirulla's two aces totalling 15.
+        let mut o = Options::new(Game::Scopa, 2);
+        o.set("redeal", &OptionValue::Str("two_aces".into()))
+            .unwrap();
+        o.set("opening_sweeps", &OptionValue::Str("sum".into()))
+            .unwrap();
+        let cirulla = Rules::new(o).unwrap();
+        let two_aces = cirulla.opening(set(&["AC", "AD", "6H", "7S"]));
+        assert_eq!((two_aces.redeal, two_aces.dealer_sweeps), (true, 0));
+        assert_eq!(
+            cirulla
+                .opening(set(&["AC", "2D", "5H", "7S"]))
+                .dealer_sweeps,
+            1
+        );
         assert!(!scopa.opening(set(&["KC", "KD", "5H", "5S"])).redeal);
         assert!(!scopa.opening(set(&["5C", "5D", "5H", "2S"])).redeal);
         let chk = Rules::profile(Game::Chkobba, 2).unwrap();

@@ -131,7 +131,9 @@ impl PyMove {
         convert::frozenset_py(py, self.mv.captures())
     }
 
-    /// Whether this move scores a sweep under the rules (set on moves from `legal_moves()`).
+    /// Whether this move scores a sweep under the rules: set on the moves `legal_moves()`
+    /// returns. A `Move` built from text or an int knows no position and says False; ask
+    /// `state.is_sweep(move)`.
     #[getter]
     fn sweep(&self) -> bool {
         self.sweep

@@ -270,6 +270,19 @@ impl PyState {
         moves_py(&self.rules, &self.state)
     }
 
+    /// Whether `move` (a `Move` or its notation), legal here, scores a sweep; an
+    /// `IllegalMoveError` if it is not legal. A `Move` built from text knows no position, so
+    /// its own `sweep` is False: this asks the state.
+    fn is_sweep(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let mv: Move = convert::mv(r#move)?;
+        if !self.state.is_legal(&self.rules.0, mv) {
+            return Err(IllegalMoveError::new_err(format!(
+                "not a legal move here: {mv}\nhint: see `state.legal_moves()`"
+            )));
+        }
+        Ok(self.state.is_sweep(&self.rules.0, mv))
+    }
+
     /// Plays `move` (a `Move` or its notation) and returns the new state; this one is unchanged.
     #[pyo3(name = "play")]
     fn play_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyState> {
@@ -287,15 +300,13 @@ impl PyState {
     /// The report of the finished hand: points, awards, counts, sweeps, match score.
     fn hand_report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.state.hand_score(&self.rules.0) {
-            Some(s) => self
-                .rules
-                .report(
-                    py,
-                    &s,
-                    self.state.piles(),
-                    self.state.table(),
-                    Some(self.state.scores()),
-                ),
+            Some(s) => self.rules.report(
+                py,
+                &s,
+                self.state.piles(),
+                self.state.table(),
+                Some(self.state.scores()),
+            ),
             None => Err(IllegalMoveError::new_err(
                 "the hand is not over yet: hand_report",
             )),
