@@ -153,15 +153,15 @@ pub trait IntArg: Sized + Copy + TryFrom<i128> {
     const RANGE: (i128, i128);
 }
 
-macro_rules! int_arg {
+macro_rules! int_arg_types {
     ($($t:ty),*) => {$(
         impl IntArg for $t {
-            #[allow(clippy::cast_lossless, reason = "u64 and usize do not convert `From` in const")]
+            #[allow(clippy::cast_lossless, reason = "`i128::from` cannot be called in a const")]
             const RANGE: (i128, i128) = (<$t>::MIN as i128, <$t>::MAX as i128);
         }
     )*};
 }
-int_arg!(u32, u64, usize, i64);
+int_arg_types!(u32, u64, usize, i64);
 
 /// Extracts the integer argument `what` as a `T`: an int out of `T`'s range is an
 /// `ArgumentError` (a `ValueError`) naming it and the range, where `PyO3` alone raises
@@ -203,6 +203,7 @@ pub mod arg {
             }
         )*};
     }
+
     /// The `players` argument of the rules: an int too large for `i64` is refused as any
     /// other bad count (a `VariantError`).
     pub fn players(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
