@@ -289,6 +289,12 @@ def test_describe_names_the_categories_and_the_target(name: str) -> None:
         ("chkobba", {}, "more sevens; if tied, more sixes"),
         ("chkobba", {"cut_card": False}, "There is no cut card."),
         ("scopa", {"last_play_sweep": "counts"}, "even on the last play"),
+        # The equal card first, also beside the fifteens (docs/variants.md "Capturing").
+        ("cirulla", {}, "(if there is none, a set adding up to its value)"),
+        # The cut card joins a hand of the deal, and the table only where there is one.
+        ("chkobba", {"deal": "scopone", "players": 4}, "one of their 9 cards or puts it"),
+        ("chkobba", {"deal": "scientifico", "players": 4}, "one of their 10 cards."),
+        ("escoba", {"primiera_mode": "most_sevens"}, "setenta (the most sevens)"),
     ],
 )
 def test_describe_says_what_each_option_does(
@@ -304,6 +310,21 @@ def test_describe_hides_options_that_do_not_apply() -> None:
     assert "ace taking the whole table" not in text
     assert "bermila" not in text
     assert "primiera" not in variants.describe(Rules.chkobba())
+    # The sevens cascade reads no primiera values: neither their table nor a missing suit.
+    text = variants.describe(Rules.scopa(primiera_mode="most_sevens"))
+    assert "7 is worth 21" not in text and "missing a suit" not in text
+    assert "7 is worth 21" in variants.describe(Rules.scopa(primiera_mode="three_sevens"))
+
+
+def test_variant_files_are_utf8_with_or_without_a_bom(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + variants.dumps(Rules.escoba(target=30)).encode())
+    assert variants.load(bom) == Rules.escoba(target=30)
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes('game = "scopa"\n# caf\xe9\n'.encode("latin-1"))
+    with pytest.raises(cf.VariantError, match="UTF-8") as e:
+        variants.load(latin1)
+    assert "latin1.toml" in str(e.value)
 
 
 # --------------------------------------------------------------------------- CLI

@@ -268,10 +268,21 @@ def save(rules: Rules, path: str | Path) -> Path:
 
 
 def load(path: str | Path) -> Rules:
-    """Rules from a `.toml` or `.json` variant file (see `loads`)."""
+    """Rules from a `.toml` or `.json` variant file (see `loads`), UTF-8 (with or without a
+    byte-order mark, as some editors write it).
+
+    Raises:
+        VariantError: the file is not UTF-8 text, or not a variant (see `loads`).
+    """
     p = Path(path)
     fmt = _format_of(p)
-    return loads(p.read_text(encoding="utf-8"), fmt)
+    try:
+        text = p.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise VariantError(
+            f"a variant file is UTF-8 text ({e.reason} at byte {e.start}): {p}"
+        ) from None
+    return loads(text, fmt)
 
 
 # --------------------------------------------------------------------------- description
@@ -303,7 +314,7 @@ _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
         ("deal", "scientifico"): "Each player is dealt 10 cards and the table starts empty, so "
         "no opening-table rule applies.",
         ("cut_card", True): "The player after the dealer cuts and looks at one card, then keeps "
-        "it as one of their 3 cards or puts it face up as one of the 4 table cards.",
+        "it as one of their {hand_size} cards{or_table}.",
         ("cut_card", False): "There is no cut card.",
         ("redeal", "off"): "The opening table never forces a redeal.",
         ("redeal", "three_kings"): "If the opening table shows 3 or more kings, the cards are "
@@ -331,8 +342,9 @@ _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
         "is none, a set of table cards whose values add up to its value.",
         ("capture", "fifteen"): "A played card captures any set of table cards that, with it, "
         "adds up to 15.",
-        ("capture", "match_or_fifteen"): "A played card captures a card of the same value, a "
-        "set adding up to its value, or a set that with it adds up to 15; the player chooses.",
+        ("capture", "match_or_fifteen"): "A played card captures a card of the same value (if "
+        "there is none, a set adding up to its value) or a set that with it adds up to 15; the "
+        "player chooses.",
         ("ace_takes_all", True): "An ace played onto a non-empty table takes every card on it.",
         ("ace_takes_all", False): "",
         ("ace_takes_ace_only", True): "When an ace is already on the table, a played ace "
@@ -401,6 +413,9 @@ _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
 
 # Int options that mean "off" at 0 (no sentence then).
 _OFF_AT_ZERO: Final = frozenset({"napola_cap", "grande", "all_coins_bonus", "all_sevens_bonus"})
+
+# Options about the primiera's values, which `most_sevens` does not read.
+_PRIMIERA_VALUES: Final = frozenset({"primiera_figures", "primiera_missing_suit"})
 
 # An option said only when another option has a value.
 _ONLY_IF: Final[Mapping[str, tuple[str, OptionValue]]] = MappingProxyType(
@@ -495,6 +510,11 @@ def describe(rules: Rules) -> str:
         "sweep": sweep,
         "a_sweep": ("an " if sweep[0] in "aeiou" else "a ") + sweep,
         "prime": cats[3] if len(cats) > 3 else "",
+        # The cut card joins a hand of the deal, or the opening table where there is one.
+        "hand_size": {"scopone": "9", "scientifico": "10"}.get(str(o.get("deal")), "3"),
+        "or_table": ""
+        if o.get("deal") == "scientifico"
+        else " or puts it face up as one of the 4 table cards",
         # V-E2 lists Escoba's tie-break to the fives; Scopa's runs on (V-S3).
         "sevens_tiebreak": "aces, then fives; tied that far, nobody"
         if game == "escoba"
@@ -505,7 +525,16 @@ def describe(rules: Rules) -> str:
     for title, names in _SECTIONS:
         sentences: list[str] = []
         if title == "Scoring":
-            parts = [_CATEGORY_WORDS.get(c, "{name}").format(name=c) for c in cats]
+            words_of = dict(_CATEGORY_WORDS)
+            if o.get("primiera_mode") == "most_sevens":
+                words_of.update(
+                    primiera="{name} (the most sevens)", setenta="{name} (the most sevens)"
+                )
+            if o.get("bermila") == "primiera":
+                words_of["bermila"] = "{name} (the best card of each suit)"
+            elif o.get("bermila") == "cascade":
+                words_of["bermila"] = "{name} (the most sevens)"
+            parts = [words_of.get(c, "{name}").format(name=c) for c in cats]
             sweeps = _SWEEP_PLURAL.get(game, "sweeps")
             sentences.append(
                 "Each hand scores 1 point for each of "
@@ -521,6 +550,9 @@ def describe(rules: Rules) -> str:
             if cond is not None and o.get(cond[0]) != cond[1]:
                 continue
             if name in ("redeal", "opening_sweeps") and o.get("deal") == "scientifico":
+                continue
+            # The sevens cascade reads no primiera values (docs/variants.md).
+            if name in _PRIMIERA_VALUES and o.get("primiera_mode") == "most_sevens":
                 continue
             s = _sentence(name, o[name], words)
             if s:
