@@ -97,6 +97,11 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
         (["simulate", "--game", "poker"], ["--game", "poker"]),
         (["simulate", "--players", "3"], ["--players", "3"]),
         (["simulate", "--bogus"], ["--bogus"]),
+        # The game and the player count have their own flags (this was a traceback).
+        (["simulate", "--hands", "5", "-o", "players=4"], ["--players", "players=4"]),
+        (["tournament", "--bots", "random", "greedy", "-o", "game=escoba"], ["--game"]),
+        (["rules", "scopa", "--set", "players=4"], ["--players"]),
+        (["simulate", "--hands", "5", "--bots", "pimc:worlds=10001"], ["worlds", "10000"]),
         ([], ["command"]),
         (["play"], ["play"]),
     ],
@@ -313,6 +318,27 @@ def test_simulate_ctrl_c_prints_what_finished() -> None:
     assert "interrupted" in err
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_search_bot_between_its_moves(threads: str) -> None:
+    # The largest pimc budget takes seconds a hand; Ctrl-C used to wait for the hand to end
+    # (with a larger budget, minutes). It is now seen before the bot's next move.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "capturefast", "simulate", "--game", "scopa", "--hands", "1000",
+         "--threads", threads, "--bots", "pimc:worlds=10000", "greedy"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    time.sleep(2)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - sent < 15, "the run went on long after Ctrl-C"
+    assert "interrupted" in err and "Traceback" not in err
+    assert "of 1,000 finished" in out
+
+
 # ----- tournament -----
 
 
@@ -342,6 +368,16 @@ def test_tournament_json_and_csv() -> None:
     assert len(rows) == 1
     assert (rows[0]["a"], rows[0]["b"], rows[0]["deals"]) == ("greedy", "random", "100")
     assert float(rows[0]["ci_low"]) < float(rows[0]["mean"]) < float(rows[0]["ci_high"])
+    # A bot's budget may hold a comma: the CSV quotes it, so the columns stay in place.
+    p = run(
+        "tournament", "--hands", "4", "--bots", "pimc:worlds=2,horizon=round", "random", "--csv"
+    )
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert rows[0]["a"] == "pimc:worlds=2,horizon=round" and rows[0]["deals"] == "4"
+    # `--set` works as in `capturefast rules`.
+    p = run("tournament", "--hands", "4", "--bots", "random", "greedy", "--set", "target=21")
+    assert p.returncode == 0, p.stderr
 
 
 def test_tournament_bad_arguments() -> None:

@@ -354,6 +354,51 @@ def test_python_bot_exception_propagates() -> None:
     assert bot.calls == 30, "the bot is not called again after it failed"
 
 
+def test_a_python_bot_cannot_undo_its_seed_into_the_deal() -> None:
+    """A bot's seed must not lead back to the deal seed, which would give every hidden card
+    through `State.new`. Each step of SplitMix64 inverts; a bot seed made by one `derive` of
+    the deal did (an audit's spy bot read the whole deal in 500 of 500 hands)."""
+    mask = 2**64 - 1
+
+    def unshift(z: int, s: int) -> int:
+        x = z
+        for _ in range(64 // s + 1):
+            x = z ^ (x >> s)
+        return x & mask
+
+    def unmix(z: int) -> int:
+        z = unshift(z, 31)
+        z = (z * pow(0x94D049BB133111EB, -1, 2**64)) & mask
+        z = unshift(z, 27)
+        z = (z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & mask
+        return unshift(z, 30)
+
+    rules = Rules.scopa()
+    res = cf.simulate(rules, 200, seed=7)
+    for d in range(200):
+        deal = res.deal_seed(d)
+        for seat, bot_seed in enumerate(res.bot_seeds(d)):
+            # Undo one derive of `deal ^ salt` (the old formula) and the salt.
+            state = (unmix(bot_seed) - 0x9E3779B97F4A7C15) & mask
+            guess = state ^ 0xB075EED5B075EED5 ^ ((seat * 0xD1B54A32D192ED03) & mask)
+            assert guess != deal, (d, seat)
+    # The bot seeds still differ by seat and by deal.
+    seeds = {s for d in range(200) for s in res.bot_seeds(d)}
+    assert len(seeds) == 400
+
+
+def test_simulate_refuses_a_thread_count_past_1024_and_rules_of_another_type() -> None:
+    for threads in (1025, 2**62, 2**63):  # 2**62 overflowed the chunk size: a panic
+        with pytest.raises(cf.VariantError, match="threads must be from 1 to 1024"):
+            cf.simulate(Rules.scopa(), 10, threads=threads)
+    with pytest.raises(TypeError, match=r"rules must be a capturefast\.Rules"):
+        cf.simulate("scopa", 10)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"rules must be a capturefast\.Rules"):
+        cf.tournament("scopa", ["random", "greedy"], 10)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a list of bots"):
+        cf.tournament(Rules.scopa(), "random", 10)  # type: ignore[arg-type]
+
+
 def test_python_bot_keyboard_interrupt_returns_what_finished() -> None:
     class Interrupter(FirstBot):
         def choose(self, state: cf.View) -> cf.Move:
@@ -389,7 +434,7 @@ def test_object_without_choose_is_a_type_error() -> None:
         ({"matches": 0}, "matches must be from 1 to .*, got: 0"),
         ({"hands": 10, "matches": 10}, "either hands or matches"),
         ({}, "either hands or matches"),
-        ({"hands": 10, "threads": 0}, "threads must be at least 1.*got: 0"),
+        ({"hands": 10, "threads": 0}, "threads must be from 1 to 1024.*got: 0"),
         ({"hands": 10, "seed": -1}, "seed must be from 0 to 2\\*\\*64 - 1, got: -1"),
         ({"hands": 10, "seed": 2**64}, "seed must be from 0"),
     ],
@@ -709,7 +754,11 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
     t = cf.tournament(rules, ["pimc:worlds=2,horizon=hand", "random"], hands=2, seed=1)
     assert "pimc:worlds=2,horizon=hand" in str(t)
     for spec, why in [
-        ("pimc:worlds=0", "worlds must be a whole number from 1, got: 0"),
+        ("pimc:worlds=0", "worlds must be a whole number from 1 to 10000, got: 0"),
+        # Bounded, so that a decision ends in reasonable time (Ctrl-C is seen between them).
+        ("pimc:worlds=10001", "worlds must be a whole number from 1 to 10000, got: 10001"),
+        ("ismcts:iterations=1000001", "iterations must be a whole number from 1 to 1000000"),
+        ("pimc:ms=60001", "ms must be a whole number from 1 to 60000"),
         ("greedy:worlds=3", "only pimc and ismcts take a budget"),
         ("ismcts:depth=3", "unknown budget depth"),
     ]:

@@ -15,6 +15,7 @@ the exit status is 130.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import sys
@@ -62,6 +63,10 @@ def _option(text: str) -> tuple[str, str | int | bool]:
     name, eq, raw = text.partition("=")
     if not eq or not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got: {text}")
+    if name.strip() in ("game", "players"):
+        raise argparse.ArgumentTypeError(
+            f"the game and the player count have their own flags (--{name.strip()}), got: {text}"
+        )
     value: str | int | bool
     if raw.lower() in ("true", "false"):
         value = raw.lower() == "true"
@@ -164,11 +169,13 @@ def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         json.dump(t.to_dict(), sys.stdout, indent=2)
         print()
     elif args.csv:
-        print("a,b,deals,mean,ci_low,ci_high")
+        # The csv module quotes what needs it: a bot's budget may hold a comma.
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["a", "b", "deals", "mean", "ci_low", "ci_high"])
         for pair in t.to_dict()["pairs"]:
             d: dict[str, Any] = pair["difference"]
             lo, hi = ("" if v is None else repr(v) for v in d["ci"])
-            print(f"{pair['a']},{pair['b']},{pair['deals']},{d['mean']!r},{lo},{hi}")
+            writer.writerow([pair["a"], pair["b"], pair["deals"], repr(d["mean"]), lo, hi])
     else:
         print(t)
         print(f"({t.seconds:.2f} s)")
@@ -211,13 +218,15 @@ def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None
         s.add_argument("--game", choices=GAMES, default="scopa")
         s.add_argument("--players", type=int, choices=(2, 4), default=2)
     s.add_argument(
+        "--set",
         "-o",
         "--option",
+        dest="option",
         type=_option,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a variant option in the spec's words, e.g. -o target=21 (repeatable)",
+        help="a variant option in the spec's words, e.g. --set target=21 (repeatable)",
     )
 
 

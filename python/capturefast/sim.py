@@ -68,6 +68,8 @@ __all__ = [
 
 _MAX_SEED = 2**64 - 1
 _MAX_ITEMS = 2**40
+# Worker threads a run may ask for (as the command line's --threads).
+MAX_THREADS = 1024
 _Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
 
@@ -581,6 +583,8 @@ def simulate(
             seed out of range, or both or neither of ``hands`` and ``matches``.
         IllegalMoveError: a Python bot chose a move that is not legal.
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
     if (hands is None) == (matches is None):
         raise VariantError("give either hands or matches, not both or neither")
     count = _count("hands", hands) if hands is not None else _count("matches", matches)
@@ -590,8 +594,10 @@ def simulate(
         raise VariantError(f"seed must be from 0 to 2**64 - 1, got: {seed}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
         raise TypeError(f"threads must be an int or None, got: {type(threads).__name__}")
-    if threads is not None and threads < 1:
-        raise VariantError(f"threads must be at least 1, or None for every core, got: {threads}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise VariantError(
+            f"threads must be from 1 to {MAX_THREADS}, or None for every core, got: {threads}"
+        )
     seats = _seat_bots(bots, rules.players)
     mode = "hands" if hands is not None else "matches"
     bar, callback = progress_callback(progress, "deals" if mode == "hands" else "matches")

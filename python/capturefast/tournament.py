@@ -226,6 +226,10 @@ def tournament(
     Raises:
         VariantError: fewer than two bots, or an argument `simulate` refuses.
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
+    if isinstance(bots, str):
+        raise TypeError(f"bots must be a list of bots, got a string: {bots!r}")
     seats = list(bots)
     if len(seats) < 2:
         raise VariantError(f"a tournament needs at least 2 bots, got: {len(seats)}")

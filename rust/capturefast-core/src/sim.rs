@@ -110,8 +110,18 @@ pub fn random_hands(rules: &Rules, hands: u64, seed: u64) -> Totals {
 
 // ----- seeds -----
 
-/// Salt of the bot seeds (see [`bot_seed`]).
+/// The largest `pimc` budget in worlds per decision (about 0.1 s a decision to the end of
+/// the round, a few seconds to the end of the hand).
+pub const MAX_WORLDS: u32 = 10_000;
+/// The largest `ismcts` budget in iterations per decision.
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+/// The largest time limit of a search bot's decision, in milliseconds.
+pub const MAX_MS: u32 = 60_000;
+
+/// Salts of the bot seeds (see [`bot_seed`]).
 pub const BOT_SALT: u64 = 0xB075_EED5_B075_EED5;
+/// The second salt of [`bot_seed`].
+pub const BOT_SALT_2: u64 = 0x5EED_B075_0DD5_EED5;
 
 /// The seed of `State::new` for item `item` of a run seeded with `seed`.
 pub fn deal_seed(seed: u64, item: u64) -> u64 {
@@ -120,8 +130,13 @@ pub fn deal_seed(seed: u64, item: u64) -> u64 {
 
 /// The seed of the bot in `seat` for the item dealt from `deal` (the same in both games of a
 /// duplicate pair).
+///
+/// A bot knows its seed, and the deal seed would give it every hidden card (`State::new`), so
+/// the seed must not lead back to it. One [`Rng::derive`] can be undone (each step of it is a
+/// bijection); the xor of two, from two salts, has no such inverse.
 pub fn bot_seed(deal: u64, seat: u8) -> u64 {
-    Rng::derive(deal ^ BOT_SALT, u64::from(seat))
+    let seat = u64::from(seat);
+    Rng::derive(deal ^ BOT_SALT, seat) ^ Rng::derive(deal ^ BOT_SALT_2, seat)
 }
 
 // ----- players and plans -----
@@ -171,15 +186,21 @@ impl Player {
                 .split_once('=')
                 .ok_or_else(|| bad(&format!("expected key=value, got: {item}")))?;
             let (key, value) = (key.trim(), value.trim());
-            let count = || -> Result<u32, Error> {
-                value.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    bad(&format!(
-                        "{key} must be a whole number from 1, got: {value}"
-                    ))
-                })
+            // Budgets are bounded so that a decision ends in reasonable time: a stop (Ctrl-C)
+            // is seen between decisions.
+            let count = |most: u32| -> Result<u32, Error> {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=most).contains(n))
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "{key} must be a whole number from 1 to {most}, got: {value}"
+                        ))
+                    })
             };
             match (kind, key) {
-                (BotKind::Pimc, "worlds") => worlds = count()?,
+                (BotKind::Pimc, "worlds") => worlds = count(MAX_WORLDS)?,
                 (BotKind::Pimc, "horizon") => {
                     horizon = match value {
                         "round" => Horizon::Round,
@@ -187,9 +208,9 @@ impl Player {
                         _ => return Err(bad(&format!("horizon is round or hand, got: {value}"))),
                     };
                 }
-                (BotKind::Ismcts, "iterations") => iterations = count()?,
+                (BotKind::Ismcts, "iterations") => iterations = count(MAX_ITERATIONS)?,
                 (BotKind::Pimc | BotKind::Ismcts, "ms") => {
-                    limit = Some(Duration::from_millis(u64::from(count()?)));
+                    limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
                 }
                 (BotKind::Pimc, _) => {
                     return Err(bad(&format!(
@@ -644,19 +665,40 @@ impl Scratch {
     }
 }
 
-/// Plays the current hand to its end with the seats' bots.
+/// What a worker checks for a stop: the run's [`Control`], and `tick`, which runs first (on
+/// one thread it polls, and so may ask the stop).
+struct Watch<'a> {
+    control: &'a Control,
+    tick: &'a mut dyn FnMut(),
+}
+
+impl Watch<'_> {
+    fn stopped(&mut self) -> bool {
+        (self.tick)();
+        self.control.is_stopped()
+    }
+}
+
+/// Plays the current hand to its end with the seats' bots; `None` if a stop is asked before
+/// a boxed bot's move (a search bot or a Python bot may take long over one: Ctrl-C then ends
+/// the run after that move, not after the hand). The fast built-in bots are not stopped
+/// mid-hand: their hands take microseconds.
 fn play_hand(
     rules: &Rules,
     state: &mut State,
     bots: &mut [SeatBot],
     moves: &mut Vec<Move>,
-) -> HandScore {
+    watch: &mut Watch<'_>,
+) -> Option<HandScore> {
     loop {
         let seat = state
             .to_move()
             .expect("a hand being played has a seat to move");
         let bot = &mut bots[usize::from(seat)];
         let unlisted = bot.choose_unlisted(rules, state);
+        if unlisted.is_none() && bot.is_boxed() && watch.stopped() {
+            return None;
+        }
         let mv = unlisted.unwrap_or_else(|| {
             state.legal_moves(rules, moves);
             let mv = bot.choose(rules, &LazyView::new(state, seat), moves);
@@ -671,21 +713,22 @@ fn play_hand(
         });
         debug_assert!(state.is_legal(rules, mv), "{mv} is not legal");
         if let Some(score) = state.apply_scored(rules, mv) {
-            return score;
+            return Some(score);
         }
     }
 }
 
 /// Plays one game of an item (one hand, or a whole match), passing each hand's score and
-/// dealer to `record`, and returns the final state.
+/// dealer to `record`, and returns the final state; `None` if stopped mid-hand ([`play_hand`]).
 fn play_game(
     rules: &Rules,
     plan: &Plan,
     deal: u64,
     game: usize,
     scratch: &mut Scratch,
+    watch: &mut Watch<'_>,
     record: &mut dyn FnMut(&HandScore, u8),
-) -> State {
+) -> Option<State> {
     scratch.bots.clear();
     for seat in 0..rules.num_players() {
         let player = plan.player(game, usize::from(seat));
@@ -693,10 +736,16 @@ fn play_game(
     }
     let mut state = State::new(rules, deal);
     loop {
-        let s = play_hand(rules, &mut state, &mut scratch.bots, &mut scratch.moves);
+        let s = play_hand(
+            rules,
+            &mut state,
+            &mut scratch.bots,
+            &mut scratch.moves,
+            watch,
+        )?;
         record(&s, state.dealer());
         if plan.mode == Mode::Hands || state.match_over() {
-            return state;
+            return Some(state);
         }
         state
             .next_hand(rules)
@@ -717,6 +766,7 @@ fn run_job(
     let mut rows = HandColumns::default();
     let mut completed = 0u64;
     let mut unreported = 0u64;
+    let mut watch = Watch { control, tick };
     for item in job.items.clone() {
         if control.is_stopped() {
             break;
@@ -729,15 +779,18 @@ fn run_job(
             match plan.mode {
                 Mode::Hands => {
                     let slots = &mut job.hands;
-                    play_game(rules, plan, deal, game, scratch, &mut |s, d| {
+                    play_game(rules, plan, deal, game, scratch, &mut watch, &mut |s, d| {
                         slots.set(row, s, d);
                     });
                 }
                 Mode::Matches => {
-                    let state = play_game(rules, plan, deal, game, scratch, &mut |s, d| {
-                        rows.push(s, d);
-                    });
-                    job.matches.set(row, &state);
+                    let state =
+                        play_game(rules, plan, deal, game, scratch, &mut watch, &mut |s, d| {
+                            rows.push(s, d);
+                        });
+                    if let Some(state) = state {
+                        job.matches.set(row, &state);
+                    }
                 }
             }
         }
@@ -752,7 +805,7 @@ fn run_job(
             control.done.fetch_add(unreported, Ordering::Relaxed);
             unreported = 0;
         }
-        tick();
+        (watch.tick)();
     }
     control.done.fetch_add(unreported, Ordering::Relaxed);
     Done {
@@ -811,10 +864,12 @@ pub fn run(
         Mode::Hands => (HandColumns::zeroed(rows)?, MatchColumns::default()),
         Mode::Matches => (HandColumns::default(), MatchColumns::zeroed(rows)?),
     };
-    let threads = resolve_threads(threads);
+    // No more threads than items (the Python layer refuses more than 1024 anyway): a thread
+    // count near `usize::MAX` overflowed the chunk size below into a division by zero.
+    let threads = resolve_threads(threads).min(usize::try_from(plan.items).unwrap_or(usize::MAX));
     // Chunks small enough to balance the threads and report progress, large enough that the
     // queue's lock is rare.
-    let chunk = (plan.items / (threads as u64 * 16)).clamp(1, 256);
+    let chunk = (plan.items / (threads as u64).saturating_mul(16).max(1)).clamp(1, 256);
     let chunks = plan.items.div_ceil(chunk);
     let threads = threads.min(usize::try_from(chunks).unwrap_or(usize::MAX));
     let mut queue = Queue {
@@ -1170,8 +1225,15 @@ mod tests {
             ("greedy:worlds=3", "only pimc and ismcts take a budget"),
             (
                 "pimc:worlds=0",
-                "worlds must be a whole number from 1, got: 0",
+                "worlds must be a whole number from 1 to 10000, got: 0",
             ),
+            // Bounded, so that a decision ends in reasonable time.
+            ("pimc:worlds=10001", "from 1 to 10000, got: 10001"),
+            (
+                "ismcts:iterations=1000001",
+                "from 1 to 1000000, got: 1000001",
+            ),
+            ("ismcts:ms=60001", "from 1 to 60000, got: 60001"),
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
