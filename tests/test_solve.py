@@ -197,6 +197,22 @@ def test_solver_errors() -> None:
         cf.analyze(live, seat=not_to_move)
     with pytest.raises(cf.VariantError, match="worlds"):
         cf.analyze(live, worlds=0)
+    # A table past 4 GiB: refused (2**40 aborted the process, 2**60 panicked).
+    for tt in (2**28 + 1, 2**40, 2**60):
+        with pytest.raises(cf.ArgumentError, match="tt_entries must be from 0 to 268435456"):
+            cf.solve(live, tt_entries=tt)
+        with pytest.raises(cf.ArgumentError, match="tt_entries"):
+            cf.analyze(live, tt_entries=tt)
+    with pytest.raises(TypeError, match="state must be"):
+        cf.analyze(None)  # type: ignore[arg-type]
+    # A generator of states is read once.
+    assert len(cf.analyze_many(s for s in [live, live])) == 2
+    # Bounded as the pimc bot's budget: a call cannot be interrupted.
+    for many in (10_001, 2**32 - 1):
+        with pytest.raises(cf.VariantError, match="worlds must be from 1 to 10000"):
+            cf.analyze(live, worlds=many)
+        with pytest.raises(cf.VariantError, match="worlds must be from 1 to 10000"):
+            cf.analyze_many([live], worlds=many)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,7 @@ hand, counting what is already won in it, with best play by both sides (partners
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,7 +38,8 @@ def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
 
     Args:
         state: a position with every card known, the stock order included (any `State`).
-        tt_entries: transposition-table entries (memory is bounded by this).
+        tt_entries: transposition-table entries, 16 bytes each (memory is bounded by this),
+            at most 2**28 (4 GiB).
 
     Returns:
         A `Solution` with `.value`, `.move_values` (dict Move -> int), `.best_moves`, `.nodes`.
@@ -130,6 +131,8 @@ def analyze(
             then valued by their expected category points, as the ``pimc`` bot plays (it beats
             ``"hand"`` in play: see the README). Both are exact in the 2-player last round.
     """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a capturefast.State, got: {type(state).__name__}")
     if seat is None:
         if state.to_move is None:
             raise_hand_over()
@@ -146,7 +149,7 @@ def raise_hand_over() -> None:
 
 
 def analyze_many(
-    states: Sequence[State],
+    states: Iterable[State],
     *,
     worlds: int = 100,
     seed: int = 0,
@@ -154,8 +157,14 @@ def analyze_many(
     tt_entries: int = 1 << 20,
     horizon: Literal["hand", "round"] = "hand",
 ) -> list[Analysis]:
-    """`analyze` for many positions (each for its seat to move) on `threads` threads."""
-    raws = analyze_many_raw(list(states), worlds, seed, threads, tt_entries, horizon)
+    """`analyze` for many positions (each for its seat to move) on `threads` threads.
+
+    Position `i` draws its worlds from `Rng::derive(seed, i)` (docs/conventions.md), so that
+    the batch does not depend on `threads`: `analyze_many([s], seed=k)[0]` is not
+    `analyze(s, seed=k)`, though each is deterministic.
+    """
+    states = list(states)  # an iterator is read once, here
+    raws = analyze_many_raw(states, worlds, seed, threads, tt_entries, horizon)
     out = []
     for s, raw in zip(states, raws, strict=True):
         out.append(_analysis(int(s.to_move or 0), worlds, raw))

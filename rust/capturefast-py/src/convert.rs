@@ -210,6 +210,21 @@ pub mod arg {
         super::whole(obj, "players")?.ok_or_else(|| super::bad_players(obj))
     }
 
+    /// The solver's `tt_entries`: up to `MAX_TT_ENTRIES` (16 bytes each, 4 GiB). More could
+    /// not be allocated (the process aborts), or overflowed the allocation (a panic).
+    pub fn tt_entries(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n: usize = int_arg(obj, "tt_entries")?;
+        if n > MAX_TT_ENTRIES {
+            return Err(crate::errors::ArgumentError::new_err(format!(
+                "tt_entries must be from 0 to {MAX_TT_ENTRIES} (4 GiB), got: {n}"
+            )));
+        }
+        Ok(n)
+    }
+
+    /// The largest transposition table a Python call may ask for.
+    pub const MAX_TT_ENTRIES: usize = 1 << 28;
+
     /// A seat argument (`to_move`, `seat`): an int too large for `i64` is refused as any other
     /// seat out of range (a `PositionError`).
     pub fn seat(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -224,7 +239,6 @@ pub mod arg {
         items: u64 = int_arg,
         bits: u64 = int_arg,
         worlds: u32 = int_arg,
-        tt_entries: usize = int_arg,
         threads: Option<usize> = opt_int_arg,
     );
 }
