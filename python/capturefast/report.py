@@ -37,12 +37,6 @@ SWEEP_NAMES: Final[Mapping[str, str]] = {
     "escoba": "escobas",
     "chkobba": "chkobbas",
 }
-# One sweep, as the spec names it (K-A9 `chkobba`): `evidence` takes it too.
-_SWEEP_SINGULAR: Final[Mapping[str, str]] = {
-    "scopa": "scopa",
-    "escoba": "escoba",
-    "chkobba": "chkobba",
-}
 # What may decide the fourth category (`prime_mode`): the `primiera_mode` option, or Chkobba's
 # `bermila` (docs/variants.md "Scoring").
 PRIME_MODES: Final[Mapping[str, tuple[str, ...]]] = {
@@ -510,7 +504,8 @@ class HandReport(_JsonReport):
             return self._seven_evidence(self.awards.get(category))
         if category == prime:
             return self._prime_evidence()
-        if category in (self.sweep_name, _SWEEP_SINGULAR[self.game], "sweeps"):
+        # One sweep is named as its game (K-A9 `chkobba`): the singular is taken too.
+        if category in (self.sweep_name, self.game, "sweeps"):
             return _pair(self.sweeps)
         if category in self.bonuses:
             return self._bonus_evidence(category)
