@@ -869,6 +869,8 @@ INT_ARGUMENTS: list[tuple[str, Callable[[int], Any]]] = [
     ("analyze seat", lambda v: cf.analyze(_open_state(), seat=v)),
     ("analyze_many threads", lambda v: cf.analyze_many([_open_state()], threads=v)),
     ("view seat", lambda v: _open_state().view(v)),
+    ("perft depth", lambda v: _open_state().perft(v)),
+    ("perft_divide depth", lambda v: _open_state().perft_divide(v)),
     ("Move.from_int", lambda v: Move.from_int(v)),
     ("Card id", lambda v: Card(v)),
     ("Rules players", lambda v: Rules.scopa(players=v)),

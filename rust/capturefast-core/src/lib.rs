@@ -17,6 +17,7 @@ mod error;
 pub mod horizon;
 pub mod ismcts;
 mod observe;
+mod perft;
 mod rng;
 mod rules;
 mod score;
@@ -33,6 +34,7 @@ pub use cardset::{CardSet, CardSetIter};
 pub use error::Error;
 pub use ismcts::IsmctsBot;
 pub use observe::{LazyView, View};
+pub use perft::{perft, perft_divide};
 pub use rng::Rng;
 pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
 pub use solve::{

@@ -222,6 +222,22 @@ pub mod arg {
         Ok(n)
     }
 
+    /// `perft`'s depth: up to `MAX_PERFT_DEPTH`. The count grows about tenfold a ply on hands
+    /// of ten cards, and a detached count cannot be interrupted, so a deeper one could run for
+    /// hours.
+    pub fn depth(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let n: u32 = int_arg(obj, "depth")?;
+        if n > MAX_PERFT_DEPTH {
+            return Err(crate::errors::ArgumentError::new_err(format!(
+                "depth must be from 0 to {MAX_PERFT_DEPTH}, got: {n}"
+            )));
+        }
+        Ok(n)
+    }
+
+    /// The deepest `perft` a Python call may ask for.
+    pub const MAX_PERFT_DEPTH: u32 = 8;
+
     /// The largest transposition table a Python call may ask for.
     pub const MAX_TT_ENTRIES: usize = 1 << 28;
 

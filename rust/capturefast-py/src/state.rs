@@ -270,6 +270,34 @@ impl PyState {
         moves_py(&self.rules, &self.state)
     }
 
+    /// The number of sequences of `depth` legal moves from here (perft), a sequence that ends
+    /// the hand earlier counting once: the standard check of a move generator against another.
+    /// `depth` is 0 to 8; the count grows about as the product of the numbers of legal moves
+    /// along a path. Runs without the GIL.
+    fn perft(&self, py: Python<'_>, #[pyo3(from_py_with = convert::arg::depth)] depth: u32) -> u64 {
+        let (rules, state) = (&self.rules.0, &self.state);
+        crate::detached(py, || capturefast_core::perft(rules, state, depth))
+    }
+
+    /// [`perft`](Self::perft) at `depth - 1` after each legal move, in the order of
+    /// `legal_moves()`, as `(move, count)` pairs ("divide": where two move generators disagree,
+    /// the first move whose counts differ). Empty at depth 0 or when the hand is over.
+    fn perft_divide(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = convert::arg::depth)] depth: u32,
+    ) -> Vec<(PyMove, u64)> {
+        let (rules, state) = (&self.rules.0, &self.state);
+        let counts = crate::detached(py, || capturefast_core::perft_divide(rules, state, depth));
+        counts
+            .into_iter()
+            .map(|(mv, n)| {
+                let sweep = self.state.is_sweep(&self.rules.0, mv);
+                (PyMove { mv, sweep }, n)
+            })
+            .collect()
+    }
+
     /// Whether `move` (a `Move` or its notation), legal here, scores a sweep; an
     /// `IllegalMoveError` if it is not legal. A `Move` built from text knows no position, so
     /// its own `sweep` is False: this asks the state.
