@@ -4,6 +4,7 @@ import os
 import pathlib
 import sys
 
+import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -22,3 +23,11 @@ settings.register_profile(
     deadline=None,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/*.txt from the engine (review the diff before committing)",
+    )
