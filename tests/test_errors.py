@@ -916,3 +916,153 @@ def test_from_bytes_refuses_another_games_state() -> None:
     data = State.new(Rules.scopa(), seed=3).to_bytes()
     with pytest.raises(cf.DecodeError, match="not for escoba"):
         State.from_bytes(Rules.escoba(), data)
+
+
+# --------------------------------------------------------------------- positions no game reaches
+
+
+def _cards(text: str) -> list[Card]:
+    return [Card(x) for x in text.split()]
+
+
+_FULL_HANDS = [_cards("AC AD AH"), _cards("AS 2C 2D")]  # nobody has played yet
+_ONE_PLAYED = [_cards("AC AD"), _cards("AS 2C 2D")]  # seat 0 has played one card
+
+
+def _rest(*taken: Sequence[Card]) -> list[Card]:
+    used = {c for zone in taken for c in zone}
+    return [Card(i) for i in range(40) if Card(i) not in used]
+
+
+def _unplayed(rules: Rules, table: list[Card], **kw: Any) -> State:
+    """A first-round position in which no card has been played."""
+    stock = _rest(*_FULL_HANDS, table, *kw.get("piles", []))
+    return State.from_position(rules, _FULL_HANDS, table, stock=stock, dealer=1, **kw)
+
+
+_FREE = _rest(*_ONE_PLAYED)
+IMPOSSIBLE_POSITIONS: list[tuple[str, Callable[[], State], str]] = [
+    (
+        "a pile before any card is played",
+        lambda: _unplayed(Rules.scopa(), [], piles=[_rest(*_FULL_HANDS)[:4], []], last_capturer=0),
+        "side 0 has played no card",
+    ),
+    (
+        "three kings on the opening table (S5)",
+        lambda: _unplayed(Rules.scopa(), _cards("KC KD KH 3S")),
+        "which the rules redeal: 3S\\+KC\\+KD\\+KH",
+    ),
+    (
+        "three of a rank on the opening table (K6)",
+        lambda: _unplayed(Rules.chkobba(), _cards("5C 5D 5H 6C")),
+        "which the rules redeal",
+    ),
+    (
+        "an opening table of 15 left to the players (E5)",
+        lambda: _unplayed(Rules.escoba(), _cards("2H 3D 4D 6H")),
+        "which the dealer takes: 2H\\+3D\\+4D\\+6H",
+    ),
+    (
+        "a pile of the side that has not played",
+        lambda: State.from_position(
+            Rules.scopa(),
+            _ONE_PLAYED,
+            _FREE[:3],
+            stock=_FREE[5:],
+            to_move=1,
+            dealer=1,
+            last_capturer=1,
+            piles=[[], _FREE[3:5]],
+        ),
+        "side 1 has played no card",
+    ),
+    (
+        "two sweeps from one card played",
+        lambda: State.from_position(
+            Rules.scopa(),
+            _ONE_PLAYED,
+            [],
+            stock=_FREE[5:],
+            to_move=1,
+            dealer=1,
+            last_capturer=0,
+            piles=[_FREE[:5], []],
+            sweeps=[2, 0],
+        ),
+        "cannot have made more sweeps, got: 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "build", "message"), IMPOSSIBLE_POSITIONS, ids=[w for w, _, _ in IMPOSSIBLE_POSITIONS]
+)
+def test_positions_the_cards_played_rule_out(
+    what: str, build: Callable[[], State], message: str
+) -> None:
+    with pytest.raises(cf.PositionError, match=message):
+        build()
+
+
+def test_the_dealers_opening_take_is_a_position() -> None:
+    """E5: the dealer's side holds the opening 15 with its sweep before anyone plays."""
+    table = _cards("2H 3D 4D 6H")
+    state = _unplayed(Rules.escoba(), [], piles=[[], table], sweeps=[0, 1], last_capturer=1)
+    assert state.sweeps == [0, 1]
+    with pytest.raises(cf.PositionError, match="side 1 has played no card"):
+        _unplayed(Rules.escoba(), [], piles=[[], table], sweeps=[0, 2], last_capturer=1)
+
+
+# Byte offsets in `State.to_bytes()` (docs/conventions.md): after the 10-byte header, seven
+# card sets, the deck, then sweeps (2 bytes), scores (2 x u32), seed (u64), hand number (u32),
+# declared (2 bytes).
+_AFTER_DECK = 10 + 56 + 40
+_SCORES = _AFTER_DECK + 2
+_HAND_NUMBER = _AFTER_DECK + 18
+_DECLARED = _AFTER_DECK + 22
+
+
+def _patched(state: State, offset: int, data: bytes) -> bytes:
+    raw = bytearray(state.to_bytes())
+    raw[offset : offset + len(data)] = data
+    return bytes(raw)
+
+
+def _finished(rules: Rules, seed: int) -> State:
+    state = State.new(rules, seed)
+    while not state.hand_over:
+        state = state.play(state.legal_moves()[0])
+    return state
+
+
+@pytest.mark.parametrize(
+    ("what", "make"),
+    [
+        # A cut decision in a match already won, or with scores past the limit.
+        (
+            "cut, match won",
+            lambda: (State.new(Rules.chkobba(), 7), _SCORES, struct.pack("<II", 25, 3)),
+        ),
+        (
+            "cut, scores past the limit",
+            lambda: (State.new(Rules.chkobba(), 7), _SCORES, struct.pack("<II", 2**32 - 1, 0)),
+        ),
+        ("cut, declared", lambda: (State.new(Rules.chkobba(), 7), _DECLARED, bytes([0, 3]))),
+        # Declarations of more points than one per seat and round.
+        (
+            "declared 255",
+            lambda: (State.new(Rules.scopa(declarations=True), 3), _DECLARED, bytes([255, 0])),
+        ),
+        # A finished hand whose match score is below its points.
+        ("scores below the hand's", lambda: (_finished(Rules.scopa(), 1), _SCORES, bytes(8))),
+        ("hand number", lambda: (State.new(Rules.scopa(), 1), _HAND_NUMBER, b"\xff\xff\xff\xff")),
+    ],
+)
+def test_decode_refuses_fields_no_game_reaches(
+    what: str, make: Callable[[], tuple[State, int, bytes]]
+) -> None:
+    state, offset, data = make()
+    raw = _patched(state, offset, data)
+    assert raw != state.to_bytes(), what
+    with pytest.raises(cf.DecodeError):
+        State.from_bytes(state.rules, raw)

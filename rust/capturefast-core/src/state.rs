@@ -11,7 +11,7 @@ use crate::cardset::CardSet;
 use crate::error::Error;
 use crate::rng::Rng;
 use crate::score::HandScore;
-use crate::variant::{CaptureMode, Game, LastPlaySweep, Rules};
+use crate::variant::{CaptureMode, Game, LastPlaySweep, OpeningSweeps, Rules};
 
 const NO_SEAT: u8 = u8::MAX;
 /// `claim` when no card may be claimed.
@@ -20,6 +20,9 @@ const NO_CARD: u8 = u8::MAX;
 const MAX_HAND: usize = 16;
 /// The largest match score a position may carry (far above any target; keeps sums exact).
 pub const MAX_SCORE: u32 = 1_000_000;
+/// The largest hand number a decoded state may carry (no match lasts near as long), so that
+/// `next_hand` cannot wrap it.
+pub const MAX_HANDS: u32 = 1_000_000;
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1065,6 +1068,7 @@ impl State {
         if state.declared != [0, 0] && !rules.options().declarations {
             return Err(err("declaration points without declarations"));
         }
+        check_counters(rules, &state)?;
         if state.claim != NO_CARD {
             let card = Card::new(state.claim).ok_or_else(|| err("bad claimable card"))?;
             let before = state.table - CardSet::single(card);
@@ -1098,6 +1102,9 @@ impl State {
                     || self.last_capturer != NO_SEAT
                     || self.stock().len() != NUM_CARDS - 1
                     || self.to_move != self.leader(rules)
+                    || self.declared != [0, 0]
+                    || self.scores.iter().any(|&x| x > MAX_SCORE)
+                    || rules.match_winner(self.scores).is_some()
                 {
                     return err("not a cut decision these rules can reach");
                 }
@@ -1129,9 +1136,12 @@ impl State {
                 } else {
                     self.table.is_empty()
                 };
+                // The match score includes the hand's points.
+                let points = self.hand_score(rules).map_or([0, 0], |h| h.points);
                 if !hands_empty
                     || !leftovers_placed
                     || !self.stock().is_empty()
+                    || (0..2).any(|i| self.scores[i] < points[i])
                     || self.scores.iter().any(|&x| x > MAX_SCORE)
                     || (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len())
                     || self.winner
@@ -1264,6 +1274,7 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
             }
         }
     }
+    check_plays(rules, p)?;
     if p.scores.iter().any(|&s| s > MAX_SCORE) {
         return pos_err(format!(
             "scores must be at most {MAX_SCORE}, got: {} {}",
@@ -1285,6 +1296,102 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
             "the match is already won by side {w}, so no hand is being played; scores: [{}, {}]",
             p.scores[0], p.scores[1]
         ));
+    }
+    Ok(())
+}
+
+/// `from_position` checks of what the cards played so far allow. The stock and the hand sizes
+/// (checked before) say how many cards each seat has played this hand; each capture takes one
+/// of them, and before any play the table is the opening table, which the deal would have
+/// redealt or given to the dealer (S5, K6, E5) where the rules say so.
+fn check_plays(rules: &Rules, p: &Position) -> Result<(), Error> {
+    let pos_err = |m: String| Err(Error::Position(m));
+    let hand_size = u32::from(rules.hand_size());
+    let round = u32::from(rules.num_players()) * hand_size;
+    let dealt_rounds =
+        (NUM_CARDS as u32 - u32::from(rules.opening_table_size()) - p.stock.len() as u32) / round;
+    let mut plays = [0u32; 2];
+    for (seat, hand) in p.hands.iter().enumerate() {
+        plays[seat % 2] += dealt_rounds * hand_size - hand.len();
+    }
+    let dealer_side = Rules::side(p.dealer);
+    let opening_size = u32::from(rules.opening_table_size());
+    // Under renuncio (V-E7) a claim captures without playing a card: captures are not bounded
+    // by plays.
+    let sides = if rules.renuncio() { 0 } else { 2 };
+    for (side, &played) in plays.iter().enumerate().take(sides) {
+        let (pile, sweeps) = (p.piles[side], u32::from(p.sweeps[side]));
+        if played == 0 {
+            // Nothing captured, but the opening table the dealer took with its sweeps (E5).
+            let opening = rules.opening(pile);
+            let took_opening = side == dealer_side
+                && pile.len() == opening_size
+                && opening.dealer_sweeps > 0
+                && sweeps == u32::from(opening.dealer_sweeps);
+            if (!pile.is_empty() || sweeps > 0) && !took_opening {
+                return pos_err(format!(
+                    "side {side} has played no card this hand, so it holds no capture (only an \
+                     opening table the dealer took); pile {pile}, sweeps {sweeps}"
+                ));
+            }
+        } else {
+            // A sweep is a capture, and each capture plays one of the side's cards; the
+            // dealer's side may also have taken the opening table, with at most 2 sweeps.
+            let opening = if side == dealer_side
+                && rules.options().opening_sweeps != OpeningSweeps::Off
+                && pile.len() >= opening_size
+            {
+                2
+            } else {
+                0
+            };
+            if sweeps > played + opening {
+                return pos_err(format!(
+                    "side {side} has played {played} card(s) this hand, so it cannot have made \
+                     more sweeps, got: {sweeps}"
+                ));
+            }
+        }
+    }
+    if plays == [0, 0] && dealt_rounds == 1 {
+        let opening = rules.opening(p.table);
+        if opening.redeal {
+            return pos_err(format!(
+                "no card has been played, so this is the opening table, which the rules redeal: \
+                 {}",
+                p.table
+            ));
+        }
+        if opening.dealer_sweeps > 0 {
+            return pos_err(format!(
+                "no card has been played, so this is the opening table, which the dealer takes: \
+                 {}",
+                p.table
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `decode` checks of the counters: declaration points (each seat declares once a round, at
+/// most the larger of the two declarations' points) and the hand number.
+fn check_counters(rules: &Rules, state: &State) -> Result<(), Error> {
+    let err = |m: &str| Error::Decode(m.to_string());
+    let o = rules.options();
+    let n = state.num_players;
+    let round = usize::from(n) * usize::from(rules.hand_size());
+    let rounds = (NUM_CARDS - state.stock().len()).div_ceil(round);
+    let most = rounds
+        * usize::from(n / 2).max(1)
+        * usize::from(o.declaration_triple.max(o.declaration_low));
+    if state.declared.iter().any(|&d| usize::from(d) > most) {
+        return Err(err("more declaration points than the rounds dealt allow"));
+    }
+    if state.hand_number > MAX_HANDS {
+        return Err(Error::Decode(format!(
+            "hand_number must be at most {MAX_HANDS}, got: {}",
+            state.hand_number
+        )));
     }
     Ok(())
 }

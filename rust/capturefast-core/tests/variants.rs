@@ -148,11 +148,13 @@ fn scopone_positions_hold_up_to_nine_and_no_stock() {
     let scopone = rules(Game::Scopa, 4, &[("deal", word("scopone"))]);
     let standard = Rules::profile(Game::Scopa, 4).unwrap();
     let all: Vec<Card> = Card::all().collect();
-    let hand = |k: usize, n: usize| -> CardSet { all[k * 9..k * 9 + n].iter().copied().collect() };
+    // The four aces on the table (four kings would be redealt), 9 cards each from the rest.
+    let hand =
+        |k: usize, n: usize| -> CardSet { all[4 + k * 9..4 + k * 9 + n].iter().copied().collect() };
     // Dealer 3, leader 0 to move: everybody holds 9, 4 cards on the table.
     let p = Position {
         hands: vec![hand(0, 9), hand(1, 9), hand(2, 9), hand(3, 9)],
-        table: all[36..].iter().copied().collect(),
+        table: all[..4].iter().copied().collect(),
         stock: Vec::new(),
         to_move: 0,
         dealer: 3,
@@ -175,7 +177,7 @@ fn scopone_positions_hold_up_to_nine_and_no_stock() {
         .iter()
         .filter(|&x| !q.hands.iter().any(|h| h.contains(x)))
         .collect();
-    q.stock.truncate(24);
+    q.stock.truncate(12); // the second round: every seat has played 3 cards
     q.piles[0] = CardSet::FULL - q.hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
     for &x in &q.stock {
         q.piles[0].remove(x);
