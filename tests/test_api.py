@@ -1674,3 +1674,25 @@ def test_random_hands_releases_the_gil() -> None:
     # With the GIL held for the whole call, this thread would stall for about `duration`.
     assert gap < duration / 2, (gap, duration)
     assert ticks > 100
+
+
+def test_view_legal_moves_on_a_cut_without_opening_table() -> None:
+    """Chkobba dealt as scientifico: the cutter may only keep the cut card (docs/variants.md),
+    in the view as in the state, so a bot choosing from its view plays a legal move."""
+    rules = cf.Rules.chkobba(players=4, deal="scientifico")
+    for seed in range(5):
+        state = cf.State.new(rules, seed)
+        assert state.phase == "cut"
+        view = state.view(state.to_move)
+        assert view.legal_moves() == state.legal_moves()
+        assert [m.is_trail for m in view.legal_moves()] == [False]
+        assert str(view.legal_moves()[0]).startswith("keep ")
+    result = cf.simulate(rules, 20, bots=(_LastViewMove(), "random"), seed=1)
+    assert len(result.points) == 20
+
+
+class _LastViewMove:
+    """A Python bot playing the last move its view lists."""
+
+    def choose(self, view: cf.View) -> cf.Move:
+        return view.legal_moves()[-1]

@@ -535,59 +535,19 @@ impl PyView {
     }
 
     /// The legal moves of this seat if it is to move (else `[]`): everything needed is visible.
-    fn legal_moves(&self) -> Vec<PyMove> {
+    fn legal_moves(&self) -> PyResult<Vec<PyMove>> {
         let v = &self.view;
         if v.to_move != Some(v.seat) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        let mut out = Vec::new();
-        if let Some(c) = v.cut_card {
-            out.push(PyMove {
-                mv: Move::cut(c, true),
-                sweep: false,
-            });
-            out.push(PyMove {
-                mv: Move::cut(c, false),
-                sweep: false,
-            });
-            return out;
-        }
-        let last =
-            v.stock_size == 0 && v.hand_sizes.iter().map(|&h| u32::from(h)).sum::<u32>() == 1;
-        let rules = &self.rules.0;
-        let void = rules.options().last_play_sweep == capturefast_core::LastPlaySweep::Void;
-        let mut caps = Vec::new();
-        for card in v.hand {
-            rules.capture_options(v.table, card, &mut caps);
-            // A trail when nothing can be taken, or beside the captures when capturing is
-            // optional (it sorts first: its captured mask is 0).
-            if caps.is_empty() || !rules.compulsory_capture() {
-                out.push(PyMove {
-                    mv: Move::play(card, CardSet::EMPTY),
-                    sweep: false,
-                });
-            }
-            // An ace taking the whole table by `ace_takes_all` is a sweep only with `ace_sweep`.
-            let ace_void = rules.ace_takes_all(v.table, card) && !rules.options().ace_sweep;
-            for &c in &caps {
-                let sweep = c == v.table && !(last && void) && !ace_void;
-                out.push(PyMove {
-                    mv: Move::play(card, c),
-                    sweep,
-                });
-            }
-        }
-        // Renuncio claims sort after every play (kind 3); a claim is never a sweep.
-        if let Some(c) = v.claimable {
-            rules.capture_options(v.table - CardSet::single(c), c, &mut caps);
-            for &s in &caps {
-                out.push(PyMove {
-                    mv: Move::claim(c, s),
-                    sweep: false,
-                });
-            }
-        }
-        out
+        // The moves depend only on what the mover sees, so every world consistent with the view
+        // has the same ones: the core's one generator lists them in any such world.
+        let world = py(capturefast_core::determinize(
+            &self.rules.0,
+            v,
+            &mut capturefast_core::Rng::new(0),
+        ))?;
+        Ok(moves_py(&self.rules, &world))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
