@@ -389,7 +389,7 @@ def test_a_python_bot_cannot_undo_its_seed_into_the_deal() -> None:
 
 def test_simulate_refuses_a_thread_count_past_1024_and_rules_of_another_type() -> None:
     for threads in (1025, 2**62, 2**63):  # 2**62 overflowed the chunk size: a panic
-        with pytest.raises(cf.VariantError, match="threads must be from 1 to 1024"):
+        with pytest.raises(cf.ArgumentError, match="threads must be from 1 to 1024"):
             cf.simulate(Rules.scopa(), 10, threads=threads)
     with pytest.raises(TypeError, match=r"rules must be a capturefast\.Rules"):
         cf.simulate("scopa", 10)  # type: ignore[arg-type]
@@ -440,10 +440,13 @@ def test_object_without_choose_is_a_type_error() -> None:
     ],
 )
 def test_bad_arguments_are_capturefast_value_errors(kwargs: Any, message: str) -> None:
-    with pytest.raises(cf.VariantError, match=message) as info:
+    # A number out of its range is an ArgumentError; a bad bot or mode, a VariantError.
+    with pytest.raises((cf.VariantError, cf.ArgumentError), match=message) as info:
         cf.simulate(Rules.scopa(), **kwargs)
     assert isinstance(info.value, ValueError)
     assert isinstance(info.value, cf.CaptureFastError)
+    numeric = " must be from " in message
+    assert isinstance(info.value, cf.ArgumentError) == numeric, message
 
 
 def test_four_players_take_one_bot_per_seat_or_per_side() -> None:

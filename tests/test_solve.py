@@ -195,7 +195,7 @@ def test_solver_errors() -> None:
     not_to_move = 1 - int(live.to_move)  # type: ignore[arg-type]
     with pytest.raises(cf.IllegalMoveError, match="seat"):
         cf.analyze(live, seat=not_to_move)
-    with pytest.raises(cf.VariantError, match="worlds"):
+    with pytest.raises(cf.ArgumentError, match="worlds"):
         cf.analyze(live, worlds=0)
     # A table past 4 GiB: refused (2**40 aborted the process, 2**60 panicked).
     for tt in (2**28 + 1, 2**40, 2**60):
@@ -208,11 +208,23 @@ def test_solver_errors() -> None:
     # A generator of states is read once.
     assert len(cf.analyze_many(s for s in [live, live])) == 2
     # Bounded as the pimc bot's budget: a call cannot be interrupted.
-    for many in (10_001, 2**32 - 1):
-        with pytest.raises(cf.VariantError, match="worlds must be from 1 to 10000"):
+    for many in (0, -1, 10_001, 2**32 - 1, 2**64):
+        with pytest.raises(cf.ArgumentError, match=f"worlds must be from 1 to 10000, got: {many}"):
             cf.analyze(live, worlds=many)
-        with pytest.raises(cf.VariantError, match="worlds must be from 1 to 10000"):
+        with pytest.raises(cf.ArgumentError, match="worlds must be from 1 to 10000"):
             cf.analyze_many([live], worlds=many)
+    # As `simulate`'s: one thread per core by default, else 1 to 1024.
+    for threads in (0, 1025):
+        with pytest.raises(
+            cf.ArgumentError, match=f"threads must be from 1 to 1024, got: {threads}"
+        ):
+            cf.solve_many([live], threads=threads)
+        with pytest.raises(cf.ArgumentError, match="threads must be from 1 to 1024"):
+            cf.analyze_many([live], threads=threads)
+    # A bool is not a count or a seat.
+    for call in (lambda: cf.analyze(live, seat=True), lambda: live.view(True)):
+        with pytest.raises(TypeError, match="must be an int, got: bool"):
+            call()
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capturefast._core import Move, Rules, View, sim_seeds, simulate_arrays
-from capturefast.errors import VariantError
+from capturefast.errors import ArgumentError, VariantError
 
 __all__ = [
     "BotLike",
@@ -112,7 +112,7 @@ def _count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got: {type(value).__name__}")
     if not 1 <= value <= _MAX_ITEMS:
-        raise VariantError(f"{name} must be from 1 to {_MAX_ITEMS}, got: {value}")
+        raise ArgumentError(f"{name} must be from 1 to {_MAX_ITEMS}, got: {value}")
     return value
 
 
@@ -591,11 +591,11 @@ def simulate(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, got: {type(seed).__name__}")
     if not 0 <= seed <= _MAX_SEED:
-        raise VariantError(f"seed must be from 0 to 2**64 - 1, got: {seed}")
+        raise ArgumentError(f"seed must be from 0 to 2**64 - 1, got: {seed}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
         raise TypeError(f"threads must be an int or None, got: {type(threads).__name__}")
     if threads is not None and not 1 <= threads <= MAX_THREADS:
-        raise VariantError(
+        raise ArgumentError(
             f"threads must be from 1 to {MAX_THREADS}, or None for every core, got: {threads}"
         )
     seats = _seat_bots(bots, rules.players)

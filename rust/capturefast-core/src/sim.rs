@@ -173,12 +173,15 @@ impl Player {
     /// machine's speed). The player's name is the spec as given.
     pub fn parse(spec: &str) -> Result<Player, Error> {
         let spec = spec.trim();
-        let (name, budget) = spec.split_once(':').unwrap_or((spec, ""));
+        let Some((name, budget)) = spec.split_once(':') else {
+            return Ok(Player::builtin(BotKind::from_name(spec)?));
+        };
         let kind = BotKind::from_name(name.trim())?;
-        if budget.trim().is_empty() {
-            return Ok(Player::builtin(kind));
-        }
         let bad = |why: &str| Error::Variant(format!("bot `{spec}`: {why}"));
+        if budget.trim().is_empty() {
+            return Err(bad("a colon needs a budget after it, e.g. pimc:worlds=50"));
+        }
+        let mut seen: Vec<&str> = Vec::new();
         let (mut worlds, mut iterations) = (PIMC_WORLDS, ISMCTS_ITERATIONS);
         let (mut horizon, mut limit) = (Horizon::Round, None);
         for item in budget.split(',') {
@@ -186,6 +189,10 @@ impl Player {
                 .split_once('=')
                 .ok_or_else(|| bad(&format!("expected key=value, got: {item}")))?;
             let (key, value) = (key.trim(), value.trim());
+            if seen.contains(&key) {
+                return Err(bad(&format!("a budget given twice: {key}")));
+            }
+            seen.push(key);
             // Budgets are bounded so that a decision ends in reasonable time: a stop (Ctrl-C)
             // is seen between decisions.
             let count = |most: u32| -> Result<u32, Error> {
@@ -1222,6 +1229,8 @@ mod tests {
         }
         for (spec, why) in [
             ("pimcx", "unknown bot"),
+            ("pimc:", "a colon needs a budget after it"),
+            ("pimc:worlds=5,worlds=6", "a budget given twice: worlds"),
             ("greedy:worlds=3", "only pimc and ismcts take a budget"),
             (
                 "pimc:worlds=0",

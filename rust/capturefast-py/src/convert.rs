@@ -116,9 +116,40 @@ pub fn frozenset_py<'py>(py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, P
 /// For arguments whose range check names the argument: `PyO3` alone raises `OverflowError` for
 /// an int past `i64`, which is neither a `CaptureFastError` nor a `ValueError`.
 pub fn whole(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    refuse_bool(obj, what)?;
     match obj.extract::<i64>() {
         Ok(i) => Ok(Some(i)),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+        Err(e) => Err(not_an_int(obj, what, e)),
+    }
+}
+
+/// A bool is an int to Python, but `True` for a seed, a seat or a count is a mistake: a
+/// `TypeError`, as `cf.simulate` has always raised.
+fn refuse_bool(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<()> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{what} must be an int, got: bool"
+        )));
+    }
+    Ok(())
+}
+
+/// Extracts the integer argument `what`, from `lo` to `hi`: anything outside (however large)
+/// is an `ArgumentError` giving that range.
+pub fn bounded<T: IntArg + Into<i128> + std::fmt::Display>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: T,
+    hi: T,
+) -> PyResult<T> {
+    refuse_bool(obj, what)?;
+    let out_of_range =
+        || ArgumentError::new_err(format!("{what} must be from {lo} to {hi}, got: {obj}"));
+    match obj.extract::<i128>() {
+        Ok(i) if (lo.into()..=hi.into()).contains(&i) => T::try_from(i).map_err(|_| out_of_range()),
+        Ok(_) => Err(out_of_range()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
         Err(e) => Err(not_an_int(obj, what, e)),
     }
 }
@@ -167,6 +198,7 @@ int_arg_types!(u32, u64, usize, i64);
 /// `ArgumentError` (a `ValueError`) naming it and the range, where `PyO3` alone raises
 /// `OverflowError`. A value that is not an int stays a `TypeError`.
 pub fn int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    refuse_bool(obj, what)?;
     let (lo, hi) = T::RANGE;
     let out_of_range = || {
         ArgumentError::new_err(format!(
@@ -181,18 +213,10 @@ pub fn int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     }
 }
 
-/// [`int_arg`] for an argument that may also be `None`.
-pub fn opt_int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<T>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    int_arg(obj, what).map(Some)
-}
-
 /// `from_py_with` extractors of the integer arguments of the API, one per argument name (the
 /// name goes into the message; `PyO3` names the argument only in a `TypeError`).
 pub mod arg {
-    use super::{int_arg, opt_int_arg};
+    use super::int_arg;
     use pyo3::prelude::*;
 
     macro_rules! args {
@@ -226,14 +250,25 @@ pub mod arg {
     /// of ten cards, and a detached count cannot be interrupted, so a deeper one could run for
     /// hours.
     pub fn depth(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-        let n: u32 = int_arg(obj, "depth")?;
-        if n > MAX_PERFT_DEPTH {
-            return Err(crate::errors::ArgumentError::new_err(format!(
-                "depth must be from 0 to {MAX_PERFT_DEPTH}, got: {n}"
-            )));
-        }
-        Ok(n)
+        super::bounded(obj, "depth", 0, MAX_PERFT_DEPTH)
     }
+
+    /// A search's `worlds`: 1 to `MAX_WORLDS`, as a `pimc` bot's budget.
+    pub fn worlds(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+        super::bounded(obj, "worlds", 1, capturefast_core::sim::MAX_WORLDS)
+    }
+
+    /// `threads`: 1 to `MAX_THREADS`, or `None` for one per core.
+    pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        if obj.is_none() {
+            return Ok(None);
+        }
+        let n: u32 = super::bounded(obj, "threads", 1, MAX_THREADS)?;
+        Ok(usize::try_from(n).ok())
+    }
+
+    /// The most threads a call may ask for.
+    pub const MAX_THREADS: u32 = 1024;
 
     /// The deepest `perft` a Python call may ask for.
     pub const MAX_PERFT_DEPTH: u32 = 8;
@@ -254,8 +289,6 @@ pub mod arg {
         hands: u64 = int_arg,
         items: u64 = int_arg,
         bits: u64 = int_arg,
-        worlds: u32 = int_arg,
-        threads: Option<usize> = opt_int_arg,
     );
 }
 

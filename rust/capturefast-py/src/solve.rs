@@ -225,19 +225,6 @@ fn check_seat(state: &State, seat: i64) -> PyResult<u8> {
     Ok(s)
 }
 
-/// An analysis budget: 1 to `sim::MAX_WORLDS` worlds, as the `pimc` bot's. A call cannot be
-/// interrupted, so it is bounded (each world is a solve: milliseconds to the end of the hand).
-fn check_worlds(worlds: u32) -> PyResult<()> {
-    let most = capturefast_core::sim::MAX_WORLDS;
-    if (1..=most).contains(&worlds) {
-        Ok(())
-    } else {
-        Err(crate::errors::VariantError::new_err(format!(
-            "worlds must be from 1 to {most}, got: {worlds}"
-        )))
-    }
-}
-
 /// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.
 fn horizon(name: &str) -> PyResult<Horizon> {
     match name {
@@ -267,7 +254,6 @@ pub fn analyze_raw(
     let st = state.get();
     check_open(&st.state)?;
     let seat = check_seat(&st.state, seat)?;
-    check_worlds(worlds)?;
     let how = (worlds, seed, self::horizon(horizon)?);
     let rules = st.rules.0.clone();
     let s = st.state;
@@ -290,7 +276,6 @@ pub fn analyze_many_raw(
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
 ) -> PyResult<Vec<Analysis>> {
-    check_worlds(worlds)?;
     let horizon = self::horizon(horizon)?;
     let mut items = Vec::with_capacity(states.len());
     for (i, s) in states.iter().enumerate() {
