@@ -550,16 +550,21 @@ impl PyView {
         Ok(moves_py(&self.rules, &world))
     }
 
+    /// Equal when the seat sees the same under the same rules: the rules decide the legal
+    /// moves and their sweep flags (`last_play_sweep`, for one), so views under different rules
+    /// differ, as states do.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyView>()
-            .is_ok_and(|o| o.get().view == self.view)
+        other.cast::<PyView>().is_ok_and(|o| {
+            let o = o.get();
+            o.view == self.view && o.rules.0.options() == self.rules.0.options()
+        })
     }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.view.hash(&mut h);
+        self.rules.0.options().hash(&mut h);
         h.finish()
     }
 
