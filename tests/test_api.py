@@ -1696,3 +1696,13 @@ class _LastViewMove:
 
     def choose(self, view: cf.View) -> cf.Move:
         return view.legal_moves()[-1]
+
+
+def test_views_under_other_rules_differ() -> None:
+    """The rules decide a view's legal moves and sweep flags, so they are part of its identity."""
+    void = final_sweep_position(Rules.scopa()).view(1)
+    counts = final_sweep_position(Rules.scopa(last_play_sweep="counts")).view(1)
+    assert [m.sweep for m in void.legal_moves()] != [m.sweep for m in counts.legal_moves()]
+    assert void != counts
+    assert len({void, counts}) == 2
+    assert void == final_sweep_position(Rules.scopa()).view(1)
