@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -389,3 +390,37 @@ def test_tournament_bad_arguments() -> None:
     assert p.returncode == 2 and "--bots" in p.stderr
     for proc in (p,):
         assert "Traceback" not in proc.stderr
+
+
+def _help_examples() -> list[str]:
+    """The example commands of the command line's help (the docstrings `--help` prints), each
+    joined across its backslash-continued lines."""
+    import capturefast.cli
+    import capturefast.cli_solve
+
+    examples = []
+    for module in (capturefast.cli, capturefast.cli_solve):
+        text = (module.__doc__ or "").replace("\\\n", " ")
+        examples += [
+            line.strip() for line in text.splitlines() if line.strip().startswith("capturefast ")
+        ]
+    return examples
+
+
+def test_help_examples_cover_every_command() -> None:
+    commands = {e.split()[1] for e in _help_examples()}
+    assert commands == {"simulate", "tournament", "solve", "analyze", "rules"}
+
+
+@pytest.mark.parametrize("example", _help_examples())
+def test_help_examples_run(example: str) -> None:
+    """Every example of the help runs as written (smaller counts, the same arguments)."""
+    argv = shlex.split(example)[1:]
+    for i, word in enumerate(argv[:-1]):
+        if word in ("--hands", "--matches"):
+            argv[i + 1] = str(min(int(argv[i + 1]), 200))
+    done = subprocess.run(
+        [sys.executable, "-m", "capturefast", *argv], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()

@@ -524,3 +524,8 @@ def test_bad_match_input() -> None:
         MatchReport.from_dict({**d, "rules": {"game": "scopa", "target": 0}})
     with pytest.raises(ReportError, match="rules"):
         MatchReport.from_dict({**d, "rules": 5})
+
+
+def test_play_match_report_refuses_an_unknown_bot() -> None:
+    with pytest.raises(VariantError, match=r"unknown bot .*: greedy"):
+        play_match_report(Rules.scopa(), 1, bot="greedy")

@@ -11,7 +11,8 @@
     >>> print(cf.variants.describe(cirulla))
 
 Cards are written rank then suit (`7D`); ranks `A 2 3 4 5 6 7 J Q K`, suits `C D H S` with
-diamonds the coin suit. Seats are numbered in the order of play; side = seat % 2.
+diamonds the coin suit. Seats are numbered counterclockwise, the order of play but under
+`direction="clockwise"`; side = seat % 2.
 """
 
 from __future__ import annotations

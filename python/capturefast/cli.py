@@ -3,7 +3,8 @@
     capturefast simulate --game scopa --players 2 --bots greedy random --hands 100000
     capturefast simulate --bots expert greedy --matches 1000 --duplicate --json
     capturefast tournament --bots random random_card greedy --hands 5000
-    capturefast solve --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" --to-move 0 --rest-to 1
+    capturefast solve --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" --to-move 0 --dealer 1 \\
+        --last-capturer 1 --rest-to 1
     capturefast rules cirulla --set target=100 --format toml
     capturefast rules --list
 
@@ -212,11 +213,15 @@ def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None:
     """Game, players and variant options (`game_all`: also "all" games and both counts)."""
     if game_all:
-        s.add_argument("--game", choices=(*GAMES, "all"), default="all")
-        s.add_argument("--players", type=int, choices=(0, 2, 4), default=0, help="0 = both")
+        s.add_argument(
+            "--game", choices=(*GAMES, "all"), default="all", help="default: all, one run each"
+        )
+        s.add_argument(
+            "--players", type=int, choices=(0, 2, 4), default=0, help="default 0: both 2 and 4"
+        )
     else:
-        s.add_argument("--game", choices=GAMES, default="scopa")
-        s.add_argument("--players", type=int, choices=(2, 4), default=2)
+        s.add_argument("--game", choices=GAMES, default="scopa", help="default: scopa")
+        s.add_argument("--players", type=int, choices=(2, 4), default=2, help="default: 2")
     s.add_argument(
         "--set",
         "-o",
@@ -234,7 +239,7 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     """Options shared by the simulation subcommands."""
     names = ", ".join(bot_names())
     _game_options(s, game_all=game_all)
-    s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0)
+    s.add_argument("--seed", type=_int_in(0, _MAX_SEED), default=0, help="default: 0")
     s.add_argument(
         "--threads", type=_int_in(0, 1024), default=0, help="worker threads; 0 = every core"
     )
@@ -293,7 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _common(t, game_all=False)
     t.add_argument("--bots", nargs="+", required=True, metavar="BOT", help="two or more bots")
-    t.add_argument("--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair")
+    t.add_argument(
+        "--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair (default 2000)"
+    )
     add_solver_parsers(sub, _game_options)
     v = sub.add_parser(
         "rules",

@@ -3,12 +3,14 @@
     capturefast solve --game scopa --hand 0="7D 3C" --hand 1="KS 2D" --table "5C 4H" \\
         --to-move 0 --dealer 1 --last-capturer 1 --rest-to 1
     capturefast analyze --game scopa --hand 0="7D 3C KS" --table "5C 4H AD" --to-move 0 \\
-        --dealer 1 --stock-size 24 --pile 0="..." --pile 1="..." --worlds 200
+        --dealer 1 --stock-size 24 --pile 0="7C 2C 5S" --pile 1="KD KH 6S 6C" \\
+        --last-capturer 1 --worlds 200
 
 `solve` needs every card placed: the hands, the table, the stock in deal order (`--stock`), the
 piles (`--pile SIDE=CARDS`); `--rest-to SIDE` puts every card not named into that side's pile.
 `analyze` takes what the seat to move sees (its hand, the table, the piles, the stock size);
-every card not named is hidden, dealt to the other hands and the stock in each world.
+every card not named is hidden, dealt to the other hands and the stock in each world. Both need
+`--last-capturer` once a pile holds cards.
 """
 
 from __future__ import annotations

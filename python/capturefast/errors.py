@@ -1,7 +1,8 @@
 """The exception hierarchy of capturefast.
 
 Every error caused by bad input is a `CaptureFastError` and also a `ValueError`, and names the
-offending value after a colon. Wrong Python types stay `TypeError`.
+offending value after a colon. An argument of the wrong Python type stays a `TypeError`; an
+option value of the wrong type is a `VariantError` (options come from files and dicts too).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
-from capturefast.errors import InvalidCardError, ReportError
+from capturefast.errors import InvalidCardError, ReportError, VariantError
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -925,10 +925,11 @@ def play_match_report(
         seed: the deal seed (`State.new`); the random bot draws from `random.Random(seed)`.
         bot: `"random"` (a uniformly random legal move for every seat), or a function
             `choose(state, legal_moves) -> move` that plays every seat.
-        max_hands: a guard against a match that never ends.
+        max_hands: a guard against a match that never ends: after that many hands the
+            report is returned as it stands, unfinished (`winner` None).
 
     Raises:
-        ValueError: an unknown bot name.
+        VariantError: (a ValueError) an unknown bot name.
     """
     from capturefast._core import State
 
@@ -940,7 +941,7 @@ def play_match_report(
         def choose(state: State, moves: list[Move]) -> Move:
             return rng.choice(moves)
     else:
-        raise ValueError(f"unknown bot (expected random, or a function): {bot}")
+        raise VariantError(f"unknown bot (expected random, or a function): {bot}")
     state = State.new(rules, seed)
     hands: list[HandReport] = []
     for _ in range(max_hands):

@@ -17,7 +17,7 @@ Bots:
     milliseconds a move, optionally with a budget: ``pimc:worlds=400``,
     ``pimc:worlds=50,horizon=hand`` (solve each world to the end of the hand instead of the
     round), ``ismcts:iterations=1000``, and ``ms=T`` for either, a time limit per decision that
-    makes the run depend on the machine), or any Python object with a ``choose(state)``
+    makes the run depend on the machine), or any Python object with a ``choose(view)``
     method. That method is passed the seat's `View` (what the seat may see, with
     ``legal_moves()``), never the full state, and returns one of ``view.legal_moves()`` (a
     `Move` or its notation). It may also define ``reset(seed)``, called before its first
@@ -319,7 +319,8 @@ class SimulationResult:
         interrupted: whether Ctrl-C stopped the run early.
         threads: threads used.
         seconds: wall-clock time of the run.
-        points: int16, shape (hands, 2): points per side (categories plus sweeps).
+        points: int16, shape (hands, 2): points per side: categories, sweeps and bonuses
+            (declarations, napola, re bello, grande and the like, where the rules have them).
         awards: int8, shape (hands, 4): for each category in ``rules.categories`` order, the
             side that won it, or -1 for a tie.
         sweeps: int8, shape (hands, 2): sweeps per side.

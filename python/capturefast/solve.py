@@ -89,7 +89,9 @@ class Analysis:
         return max(self.moves, key=lambda m: m.mean).move
 
     def __str__(self) -> str:
-        head = f"seat {self.seat}, " + ("exact" if self.exact else f"{self.worlds} worlds")
+        head = f"seat {self.seat}, " + (
+            "exact" if self.exact else f"{self.worlds} worlds, mean ± 95% interval (1.96 stderr)"
+        )
         width = max((len(str(m.move)) for m in self.moves), default=4)
         rows = [head]
         for m in sorted(self.moves, key=lambda m: -m.mean):
