@@ -6,9 +6,13 @@
     >>> move = state.legal_moves()[0]
     >>> state = state.play(move)
     >>> result = cf.simulate(rules, hands=10_000, bots=("greedy", "random"), duplicate=True)
-    >>> print(result)
+    >>> print(result)  # doctest: +ELLIPSIS
+    scopa, 2 players, 10,000 deals x 2 (duplicate: 20,000 hands), seed 0: A = greedy, B = random
+    ...
     >>> cirulla = cf.variants.rules("cirulla", target=100)   # a named variant, overridden
-    >>> print(cf.variants.describe(cirulla))
+    >>> print(cf.variants.describe(cirulla))  # doctest: +ELLIPSIS
+    Scopa for 2 players.
+    ...
 
 Cards are written rank then suit (`7D`); ranks `A 2 3 4 5 6 7 J Q K`, suits `C D H S` with
 diamonds the coin suit. Seats are numbered counterclockwise, the order of play but under

@@ -4,7 +4,12 @@
     >>> rules = cf.Rules.scopa(players=2)
     >>> result = cf.simulate(rules, hands=100_000, bots=("greedy", "random"), seed=1)
     >>> result.points.mean(axis=0)           # int16 (hands, 2): points per side
-    >>> print(result)                        # means with 95% confidence intervals
+    array([3.02738, 1.34569])
+    >>> print(result)                        # doctest: +ELLIPSIS
+    scopa, 2 players, 100,000 deals, seed 1: A = greedy, B = random
+                        A greedy        B random        A - B
+      points per hand   3.027 ± 0.010   1.346 ± 0.008   +1.682 ± 0.017
+    ...
     >>> df = result.to_pandas()              # one row per hand (needs pandas)
 
 The loop runs in Rust with the GIL released, on every core (`threads=None`). Hand ``i`` draws

@@ -5,7 +5,10 @@ from what it sees, and move-by-move review of a played hand.
     >>> state = cf.State.new(cf.Rules.scopa(), seed=1)
     >>> sol = cf.solve(state)            # every card and the stock order known
     >>> sol.value, sol.best_moves        # points difference at the end of the hand, best play
-    >>> cf.analyze(state, seat=state.to_move, worlds=100, seed=0)   # what that seat can know
+    (-2, [Move('JC x 2D+6D')])
+    >>> print(cf.analyze(state, seat=state.to_move, worlds=100, seed=0))  # doctest: +ELLIPSIS
+    seat 0, 100 worlds, mean ± 95% interval (1.96 stderr)
+    ...
 
 The value of a position is the side to move's points minus the other side's at the end of the
 hand, counting what is already won in it, with best play by both sides (partners are one side).

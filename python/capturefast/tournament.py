@@ -2,7 +2,10 @@
 
     >>> import capturefast as cf
     >>> t = cf.tournament(cf.Rules.scopa(), ["random", "random_card", "greedy"], hands=10_000)
-    >>> print(t)                  # table of mean point differences with CIs, and the ranking
+    >>> print(t)                  # doctest: +ELLIPSIS
+    tournament: scopa, 2 players, 10,000 duplicate deals per pair, seed 0
+    points per hand, row bot minus column bot (95% CI):
+    ...
 
 Every pair of bots plays the same ``hands`` deals in duplicate (each deal twice, the bots
 swapping sides), so every comparison sees the same cards. For a pair (a, b) the figure is the

@@ -2,10 +2,12 @@
 
     >>> from capturefast import variants
     >>> rules = variants.rules("cirulla", target=100)
-    >>> variants.save(rules, "cirulla.toml")
+    >>> path = variants.save(rules, "cirulla.toml")
     >>> variants.load("cirulla.toml") == rules
     True
-    >>> print(variants.describe(rules))
+    >>> print(variants.describe(rules))  # doctest: +ELLIPSIS
+    Scopa for 2 players.
+    ...
 
 A preset is a game plus a few option overrides (docs/variants.md, "Presets"); keyword arguments
 override the preset. The rules are validated by the core when they are built: an invalid or
