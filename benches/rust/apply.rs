@@ -12,7 +12,8 @@
 
 use std::hint::black_box;
 
-use capturefast_core::{Game, Move, Rng, Rules, State, perft};
+use capturefast_bench::random_moves;
+use capturefast_core::{Game, Rng, Rules, State, perft};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// (position, move) pairs per game; a power of two, as the index wraps with a mask.
@@ -28,34 +29,12 @@ const GAMES: [(&str, Game); 3] = [
     ("chkobba", Game::Chkobba),
 ];
 
-/// `POSITIONS` decision points of random hands, in order, each with the random legal move
-/// played there.
-fn random_moves(rules: &Rules, seed: u64) -> Vec<(State, Move)> {
-    let mut out = Vec::with_capacity(POSITIONS);
-    let mut moves = Vec::with_capacity(64);
-    for h in 0.. {
-        let s = Rng::derive(seed, h);
-        let mut state = State::new(rules, s);
-        let mut rng = Rng::new(s ^ 0x5EED);
-        while !state.hand_over() {
-            state.legal_moves(rules, &mut moves);
-            let mv = moves[rng.below(moves.len() as u64) as usize];
-            if out.len() == POSITIONS {
-                return out;
-            }
-            out.push((state, mv));
-            state.apply_unchecked(rules, mv);
-        }
-    }
-    unreachable!("the loop returns once it has the positions")
-}
-
 fn bench_apply(c: &mut Criterion) {
     let mut group = c.benchmark_group("apply");
     group.throughput(Throughput::Elements(1));
     for (name, game) in GAMES {
         let rules = Rules::profile(game, 2).expect("standard profile");
-        let inputs = random_moves(&rules, SEED);
+        let inputs = random_moves(&rules, SEED, POSITIONS);
         group.bench_with_input(BenchmarkId::new("unchecked", name), &inputs, |b, inputs| {
             let mut i = 0usize;
             b.iter(|| {

@@ -10,7 +10,8 @@
 
 use std::hint::black_box;
 
-use capturefast_core::{Card, CardSet, Game, Move, Rng, Rules, State};
+use capturefast_bench::random_moves;
+use capturefast_core::{Card, CardSet, Game, Rng, Rules, State};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// Table sizes measured. Real tables rarely pass 8 cards; 10 and 12 show the growth.
@@ -77,29 +78,6 @@ fn bench_capture_options(c: &mut Criterion) {
     group.finish();
 }
 
-/// `POSITIONS` positions from random play: every decision point of random hands, in order, until
-/// there are enough (hand `h` dealt from `Rng::derive(seed, h)`).
-fn random_positions(rules: &Rules, seed: u64) -> Vec<State> {
-    let mut states = Vec::with_capacity(POSITIONS);
-    let mut moves = Vec::with_capacity(64);
-    for h in 0.. {
-        let s = Rng::derive(seed, h);
-        let mut state = State::new(rules, s);
-        let mut rng = Rng::new(s ^ 0x5EED);
-        while !state.hand_over() {
-            if states.len() == POSITIONS {
-                return states;
-            }
-            states.push(state);
-            state.legal_moves(rules, &mut moves);
-            assert!(!moves.is_empty(), "a position in play has a legal move");
-            let mv: Move = moves[rng.below(moves.len() as u64) as usize];
-            state.apply_unchecked(rules, mv);
-        }
-    }
-    unreachable!("the loop returns once it has the positions")
-}
-
 fn bench_legal_moves(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_moves");
     group.throughput(Throughput::Elements(1));
@@ -109,7 +87,10 @@ fn bench_legal_moves(c: &mut Criterion) {
         ("chkobba", Game::Chkobba),
     ] {
         let rules = Rules::profile(game, 2).expect("standard profile");
-        let states = random_positions(&rules, SEED);
+        let states: Vec<State> = random_moves(&rules, SEED, POSITIONS)
+            .into_iter()
+            .map(|(state, _)| state)
+            .collect();
         let mut out = Vec::with_capacity(64);
         group.bench_with_input(BenchmarkId::new(name, "2p"), &states, |b, states| {
             let mut i = 0usize;
