@@ -62,13 +62,18 @@ fn bench_apply(c: &mut Criterion) {
         let deals: Vec<State> = (0..PERFT_DEALS)
             .map(|k| State::new(&rules, Rng::derive(SEED, k)))
             .collect();
-        let paths: u64 = deals.iter().map(|s| perft(&rules, s, PERFT_DEPTH)).sum();
+        let paths: u64 = deals
+            .iter()
+            .map(|s| perft(&rules, s, PERFT_DEPTH).expect("the deal's own rules"))
+            .sum();
         group.throughput(Throughput::Elements(paths));
         group.bench_with_input(BenchmarkId::new(name, PERFT_DEPTH), &deals, |b, deals| {
             b.iter(|| {
                 deals
                     .iter()
-                    .map(|s| perft(&rules, black_box(s), PERFT_DEPTH))
+                    .map(|s| {
+                        perft(&rules, black_box(s), PERFT_DEPTH).expect("the deal's own rules")
+                    })
                     .sum::<u64>()
             });
         });

@@ -5,6 +5,10 @@ use std::fmt;
 use crate::card::{Card, NUM_CARDS};
 
 /// A set of cards as a bit mask (bit `i` set iff card `i` is in the set).
+///
+/// Only bits 0-39 are cards. The field is public so that masks build cheaply; a set with a bit
+/// above 39 is not a set of cards, and the engine's functions may panic on one. Constructors
+/// that take user data (`State::from_position`, `State::decode`) refuse such bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CardSet(pub u64);
 

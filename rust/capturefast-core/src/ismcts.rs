@@ -124,7 +124,9 @@ impl IsmctsBot {
         self
     }
 
-    /// Sets the UCB1 exploration constant (default [`DEFAULT_EXPLORATION`]).
+    /// Sets the UCB1 exploration constant (default [`DEFAULT_EXPLORATION`]): finite and not
+    /// negative to mean anything; an infinite or NaN constant leaves the choice among the
+    /// explored moves arbitrary (but legal).
     pub fn with_exploration(mut self, c: f64) -> IsmctsBot {
         self.exploration = c;
         self
@@ -187,7 +189,9 @@ impl IsmctsBot {
                     let visits = f64::from(child.visits);
                     let score = sign * child.total / visits
                         + self.exploration * (f64::from(child.available).ln() / visits).sqrt();
-                    if score > best_score {
+                    // The first available child stands until one scores higher, so a score that
+                    // never compares (a NaN exploration constant) still picks a child.
+                    if best == NONE || score > best_score {
                         best_score = score;
                         best = c;
                     }

@@ -9,6 +9,7 @@
 //! A path ends where the hand ends (the next hand is dealt by `State::next_hand`, not by a
 //! move), so a finished hand counts 1 at any depth.
 
+use crate::error::Error;
 use crate::state::State;
 use crate::variant::Rules;
 
@@ -19,31 +20,41 @@ use crate::variant::Rules;
 /// It grows about as the product of the numbers of legal moves along a path: Scopa's opening
 /// rounds at depth 6 have some thousands of paths, 4-player hands of ten cards (Scopone
 /// scientifico) about 10^8 at depth 8.
-#[must_use]
-pub fn perft(rules: &Rules, state: &State, depth: u32) -> u64 {
+///
+/// # Errors
+/// `rules` of another player count or deal than the state's ([`State::check_rules`]).
+pub fn perft(rules: &Rules, state: &State, depth: u32) -> Result<u64, Error> {
+    state.check_rules(rules)?;
     let mut moves = Vec::new();
-    count(rules, state, depth, &mut moves)
+    Ok(count(rules, state, depth, &mut moves))
 }
 
 /// The counts of [`perft`] at `depth - 1` after each legal move from `state`, in the order of
 /// `State::legal_moves` ("divide": where two generators differ, it names the first move whose
 /// subtree they count differently). Empty at depth 0 or on a finished hand.
-#[must_use]
-pub fn perft_divide(rules: &Rules, state: &State, depth: u32) -> Vec<(crate::Move, u64)> {
+///
+/// # Errors
+/// As [`perft`].
+pub fn perft_divide(
+    rules: &Rules,
+    state: &State,
+    depth: u32,
+) -> Result<Vec<(crate::Move, u64)>, Error> {
+    state.check_rules(rules)?;
     if depth == 0 || state.hand_over() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut moves = Vec::new();
     state.legal_moves(rules, &mut moves);
     let mut scratch = Vec::new();
-    moves
+    Ok(moves
         .into_iter()
         .map(|mv| {
             let mut next = *state;
             next.apply_unchecked(rules, mv);
             (mv, count(rules, &next, depth - 1, &mut scratch))
         })
-        .collect()
+        .collect())
 }
 
 /// [`perft`] with one move list per level: `moves` is this level's, and the next level gets a
@@ -102,9 +113,9 @@ mod tests {
                 for seed in 0..4 {
                     let state = State::new(&rules, seed);
                     for depth in 0..=4 {
-                        let n = perft(&rules, &state, depth);
+                        let n = perft(&rules, &state, depth).unwrap();
                         assert_eq!(n, leaves(&rules, &state, depth), "{game:?} {seed} {depth}");
-                        let divide = perft_divide(&rules, &state, depth);
+                        let divide = perft_divide(&rules, &state, depth).unwrap();
                         if depth > 0 {
                             assert_eq!(divide.iter().map(|&(_, c)| c).sum::<u64>(), n);
                         }
@@ -123,9 +134,9 @@ mod tests {
             state.legal_moves(&rules, &mut moves);
             state.apply_unchecked(&rules, moves[0]);
         }
-        assert_eq!(perft(&rules, &state, 0), 1);
-        assert_eq!(perft(&rules, &state, 3), 1);
-        assert!(perft_divide(&rules, &state, 3).is_empty());
+        assert_eq!(perft(&rules, &state, 0).unwrap(), 1);
+        assert_eq!(perft(&rules, &state, 3).unwrap(), 1);
+        assert!(perft_divide(&rules, &state, 3).unwrap().is_empty());
     }
 
     #[test]
@@ -134,6 +145,25 @@ mod tests {
         let state = State::new(&rules, 9);
         let mut moves = Vec::new();
         state.legal_moves(&rules, &mut moves);
-        assert_eq!(perft(&rules, &state, 1), moves.len() as u64);
+        assert_eq!(perft(&rules, &state, 1).unwrap(), moves.len() as u64);
+    }
+
+    #[test]
+    fn rules_of_another_player_count_or_deal_are_refused() {
+        let two = Rules::profile(Game::Chkobba, 2).unwrap();
+        let four = Rules::profile(Game::Chkobba, 4).unwrap();
+        // A 4-player cut decision dealt under 2-player rules never reached seats 2 and 3.
+        let state = State::new(&four, 1);
+        assert!(perft(&two, &state, 3).is_err());
+        assert!(perft_divide(&two, &state, 3).is_err());
+        let mut o = crate::variant::Options::new(Game::Chkobba, 4);
+        o.set(
+            "deal",
+            &crate::variant::OptionValue::Str("scientifico".into()),
+        )
+        .unwrap();
+        let scientifico = Rules::new(o).unwrap();
+        assert!(perft(&scientifico, &state, 3).is_err());
+        assert_eq!(perft(&four, &state, 1).unwrap(), 2);
     }
 }

@@ -41,7 +41,8 @@ use crate::state::State;
 use crate::variant::Rules;
 
 /// Plays the current hand of `state` to its end with uniformly random legal moves drawn from
-/// `rng`, and returns its score. `moves` is a scratch buffer.
+/// `rng`, and returns its score. `moves` is a scratch buffer. `rules` must be those the state
+/// was made with ([`State::check_rules`]); this loop does not check them.
 pub fn play_out_random(
     rules: &Rules,
     state: &mut State,
@@ -862,6 +863,13 @@ pub fn run(
     control: &Control,
     poll: &mut dyn FnMut(&Control),
 ) -> Result<Outcome, Error> {
+    if plan.players.len() != usize::from(rules.num_players()) {
+        return Err(Error::Variant(format!(
+            "the plan seats {} players, the rules {}",
+            plan.players.len(),
+            rules.num_players()
+        )));
+    }
     let games = plan.games_per_item();
     let rows = usize::try_from(plan.items)
         .ok()

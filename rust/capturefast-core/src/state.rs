@@ -11,7 +11,7 @@ use crate::cardset::CardSet;
 use crate::error::Error;
 use crate::rng::Rng;
 use crate::score::HandScore;
-use crate::variant::{CaptureMode, Game, LastPlaySweep, OpeningSweeps, Rules};
+use crate::variant::{CaptureMode, Deal, Game, LastPlaySweep, OpeningSweeps, Rules, Word};
 
 const NO_SEAT: u8 = u8::MAX;
 /// `claim` when no card may be claimed.
@@ -50,6 +50,9 @@ pub struct State {
     declared: [u8; 2],
     scores: [u32; 2],
     num_players: u8,
+    /// The deal of the rules the state was made under: with `num_players`, what
+    /// [`State::check_rules`] compares (another deal or player count deals past the deck).
+    deal: Deal,
     /// Renuncio (V-E7): the card just trailed that had a capture option, which the player to
     /// move may claim; `NO_CARD` otherwise.
     claim: u8,
@@ -104,6 +107,7 @@ impl State {
             declared: [0; 2],
             scores: [0; 2],
             num_players: n,
+            deal: rules.options().deal,
             claim: NO_CARD,
             dealer,
             to_move: dealer,
@@ -138,6 +142,7 @@ impl State {
             declared: [0; 2],
             scores: p.scores,
             num_players: n,
+            deal: rules.options().deal,
             claim: NO_CARD,
             dealer: p.dealer,
             to_move: p.to_move,
@@ -156,7 +161,10 @@ impl State {
     pub fn num_players(&self) -> u8 {
         self.num_players
     }
-    /// The hand of `seat`.
+    /// The hand of `seat` (below 4; a seat past the player count holds nothing).
+    ///
+    /// # Panics
+    /// If `seat` is 4 or more.
     pub fn hand(&self, seat: u8) -> CardSet {
         self.hands[usize::from(seat)]
     }
@@ -168,7 +176,10 @@ impl State {
     pub fn stock(&self) -> &[Card] {
         &self.deck[usize::from(self.deck_pos)..]
     }
-    /// Captured cards of `side` this hand.
+    /// Captured cards of `side` (0 or 1) this hand.
+    ///
+    /// # Panics
+    /// If `side` is 2 or more.
     pub fn pile(&self, side: usize) -> CardSet {
         self.piles[side]
     }
@@ -361,7 +372,8 @@ impl State {
 
     // ----- moves -----
 
-    /// The legal moves, in increasing packed order (kind, card, captured mask), into `out`.
+    /// The legal moves, in increasing packed order (kind, card, captured mask), into `out`,
+    /// under the rules the state was made with ([`State::check_rules`]).
     pub fn legal_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
         out.clear();
         match self.phase {
@@ -714,6 +726,7 @@ impl State {
 
     /// Plays `mv` if it is legal; otherwise returns the error and leaves the state unchanged.
     pub fn play(&mut self, rules: &Rules, mv: Move) -> Result<(), Error> {
+        self.check_rules(rules)?;
         if !self.is_legal(rules, mv) {
             return Err(self.illegal(mv));
         }
@@ -721,7 +734,30 @@ impl State {
         Ok(())
     }
 
-    /// Plays a move known to be legal (from [`State::legal_moves`]); for search and simulation.
+    /// Whether `rules` can play this state: the state was made under rules of the same player
+    /// count and deal (`State::new`, `from_position` and `decode` record them). Every method
+    /// taking `&Rules` expects the rules the state was made with; the checked ones (`play`,
+    /// `next_hand`, `perft`) call this, the others leave it to the caller: under another player
+    /// count or deal the turn and the deal would step past the seats and the deck.
+    ///
+    /// # Errors
+    /// [`Error::Variant`] naming both.
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), Error> {
+        let deal = rules.options().deal;
+        if self.num_players != rules.num_players() || self.deal != deal {
+            return Err(Error::Variant(format!(
+                "the state is for {} players and the {} deal, the rules for {} and {}",
+                self.num_players,
+                self.deal.word(),
+                rules.num_players(),
+                deal.word()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (from [`State::legal_moves`]) under the rules the state
+    /// was made with; for search and simulation.
     #[inline]
     pub fn apply_unchecked(&mut self, rules: &Rules, mv: Move) {
         self.apply_scored(rules, mv);
@@ -842,6 +878,7 @@ impl State {
     /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over
     /// and the match is not.
     pub fn next_hand(&mut self, rules: &Rules) -> Result<(), Error> {
+        self.check_rules(rules)?;
         match self.phase {
             Phase::HandOver => {
                 self.dealer = rules.next_seat(self.dealer);
@@ -1054,6 +1091,7 @@ impl State {
             sweeps: [b[off], b[off + 1]],
             scores: [u32_at(off + 2), u32_at(off + 6)],
             num_players: n,
+            deal: rules.options().deal,
             dealer: b[2],
             to_move: b[3],
             last_capturer: b[4],
@@ -1184,7 +1222,15 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
     {
         return pos_err(format!("last_capturer must be a seat below {n}, got: {lc}"));
     }
-    // Every card exactly once across the zones.
+    // Every card exactly once across the zones, and nothing but cards.
+    for zone in p.hands.iter().chain([&p.table, &p.piles[0], &p.piles[1]]) {
+        if !CardSet::FULL.is_superset(*zone) {
+            return pos_err(format!(
+                "a card set holds bits above the 40 cards: {:#x}",
+                zone.0 & !CardSet::FULL.0
+            ));
+        }
+    }
     let mut seen = CardSet::EMPTY;
     let zones = p
         .hands

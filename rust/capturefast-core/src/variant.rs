@@ -580,6 +580,17 @@ impl Options {
                 self.players
             ));
         }
+        // The fields are public: each value that differs from the game's default goes through
+        // `set` again, which holds the ranges and the games an option applies to.
+        let defaults = Options::new(self.game, self.players);
+        let mut again = defaults.clone();
+        for name in OPTION_NAMES {
+            if let Some(value) = self.get(name)
+                && defaults.get(name) != Some(value.clone())
+            {
+                again.set(name, &value)?;
+            }
+        }
         if self.deal != Deal::Standard && self.players != 4 {
             let (each, table) = if self.deal == Deal::Scopone {
                 (9, 4)

@@ -274,9 +274,15 @@ impl PyState {
     /// the hand earlier counting once: the standard check of a move generator against another.
     /// `depth` is 0 to 8; the count grows about as the product of the numbers of legal moves
     /// along a path. Runs without the GIL.
-    fn perft(&self, py: Python<'_>, #[pyo3(from_py_with = convert::arg::depth)] depth: u32) -> u64 {
+    fn perft(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = convert::arg::depth)] depth: u32,
+    ) -> PyResult<u64> {
         let (rules, state) = (&self.rules.0, &self.state);
-        crate::detached(py, || capturefast_core::perft(rules, state, depth))
+        crate::errors::py(crate::detached(py, || {
+            capturefast_core::perft(rules, state, depth)
+        }))
     }
 
     /// [`perft`](Self::perft) at `depth - 1` after each legal move, in the order of
@@ -286,16 +292,18 @@ impl PyState {
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = convert::arg::depth)] depth: u32,
-    ) -> Vec<(PyMove, u64)> {
+    ) -> PyResult<Vec<(PyMove, u64)>> {
         let (rules, state) = (&self.rules.0, &self.state);
-        let counts = crate::detached(py, || capturefast_core::perft_divide(rules, state, depth));
-        counts
+        let counts = crate::errors::py(crate::detached(py, || {
+            capturefast_core::perft_divide(rules, state, depth)
+        }))?;
+        Ok(counts
             .into_iter()
             .map(|(mv, n)| {
                 let sweep = self.state.is_sweep(&self.rules.0, mv);
                 (PyMove { mv, sweep }, n)
             })
-            .collect()
+            .collect())
     }
 
     /// Whether `move` (a `Move` or its notation), legal here, scores a sweep; an
