@@ -237,13 +237,8 @@ pub mod arg {
     /// The solver's `tt_entries`: up to `MAX_TT_ENTRIES` (16 bytes each, 4 GiB). More could
     /// not be allocated (the process aborts), or overflowed the allocation (a panic).
     pub fn tt_entries(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let n: usize = int_arg(obj, "tt_entries")?;
-        if n > MAX_TT_ENTRIES {
-            return Err(crate::errors::ArgumentError::new_err(format!(
-                "tt_entries must be from 0 to {MAX_TT_ENTRIES} (4 GiB), got: {n}"
-            )));
-        }
-        Ok(n)
+        let n: u32 = super::bounded(obj, "tt_entries", 0, MAX_TT_ENTRIES)?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     /// `perft`'s depth: up to `MAX_PERFT_DEPTH`. The count grows about tenfold a ply on hands
@@ -274,7 +269,7 @@ pub mod arg {
     pub const MAX_PERFT_DEPTH: u32 = 8;
 
     /// The largest transposition table a Python call may ask for.
-    pub const MAX_TT_ENTRIES: usize = 1 << 28;
+    pub const MAX_TT_ENTRIES: u32 = 1 << 28;
 
     /// A seat argument (`to_move`, `seat`): an int too large for `i64` is refused as any other
     /// seat out of range (a `PositionError`).
