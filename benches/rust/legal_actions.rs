@@ -12,7 +12,10 @@ use std::hint::black_box;
 
 use capturefast_bench::random_moves;
 use capturefast_core::{Card, CardSet, Game, Rng, Rules, State};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 
 /// Table sizes measured. Real tables rarely pass 8 cards; 10 and 12 show the growth.
 const TABLE_SIZES: [usize; 7] = [0, 2, 4, 6, 8, 10, 12];
@@ -50,6 +53,69 @@ fn check_capture_inputs(rules: &Rules, inputs: &[(CardSet, Card)], size: usize) 
     total as f64 / inputs.len() as f64
 }
 
+/// Table sizes measured on tables met in play, and the most hands played to find them.
+const PLAY_SIZES: [usize; 5] = [2, 4, 6, 8, 10];
+const PLAY_HANDS: u64 = 4_000_000;
+
+/// `INPUTS` (table, card) pairs of each size in `sizes` as met in random play: the table before
+/// a move and each card in the mover's hand, in order of play (hand `h` dealt from
+/// `Rng::derive(seed, h)`), for the sizes that occur that often within `PLAY_HANDS` hands.
+/// Crowded tables arise in play only when nothing could take from them, so they may offer fewer
+/// captures than random ones.
+fn capture_inputs_in_play(rules: &Rules, seed: u64) -> Vec<(usize, Vec<(CardSet, Card)>)> {
+    let mut found: Vec<Vec<(CardSet, Card)>> = vec![Vec::new(); NUM_CARDS_ON_TABLE];
+    let mut moves = Vec::with_capacity(64);
+    let full = |f: &Vec<Vec<(CardSet, Card)>>| PLAY_SIZES.iter().all(|&n| f[n].len() == INPUTS);
+    for h in 0..PLAY_HANDS {
+        if full(&found) {
+            break;
+        }
+        let s = Rng::derive(seed, h);
+        let mut state = State::new(rules, s);
+        let mut rng = Rng::new(s ^ 0x5EED);
+        while let Some(seat) = state.to_move() {
+            let table = state.table();
+            let bucket = &mut found[table.len() as usize];
+            for card in state.hand(seat) {
+                if bucket.len() < INPUTS {
+                    bucket.push((table, card));
+                }
+            }
+            state.legal_moves(rules, &mut moves);
+            state.apply_unchecked(rules, moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    let mut out = Vec::new();
+    for n in PLAY_SIZES {
+        if found[n].len() == INPUTS {
+            out.push((n, std::mem::take(&mut found[n])));
+        }
+    }
+    out
+}
+
+/// Table sizes a bucket can hold: a table never holds more than the 40 cards.
+const NUM_CARDS_ON_TABLE: usize = 41;
+
+/// One capture query per iteration, cycling through `inputs`.
+fn bench_calls(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    rules: &Rules,
+    inputs: &[(CardSet, Card)],
+) {
+    let mut out = Vec::with_capacity(64);
+    group.bench_with_input(id, inputs, |b, inputs| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let (table, card) = inputs[i & (INPUTS - 1)];
+            i = i.wrapping_add(1);
+            rules.capture_options(black_box(table), black_box(card), &mut out);
+            out.len()
+        });
+    });
+}
+
 fn bench_capture_options(c: &mut Criterion) {
     let mut group = c.benchmark_group("capture_options");
     group.throughput(Throughput::Elements(1));
@@ -63,16 +129,14 @@ fn bench_capture_options(c: &mut Criterion) {
             }
             // The time per option produced is the time per call over this.
             eprintln!("capture_options/{name}/{size}: {mean:.2} options per call");
-            let mut out = Vec::with_capacity(64);
-            group.bench_with_input(BenchmarkId::new(name, size), &inputs, |b, inputs| {
-                let mut i = 0usize;
-                b.iter(|| {
-                    let (table, card) = inputs[i & (INPUTS - 1)];
-                    i = i.wrapping_add(1);
-                    rules.capture_options(black_box(table), black_box(card), &mut out);
-                    out.len()
-                });
-            });
+            bench_calls(&mut group, BenchmarkId::new(name, size), &rules, &inputs);
+        }
+        // The same on tables met in play, where crowded tables are those nothing could take.
+        for (size, inputs) in capture_inputs_in_play(&rules, SEED) {
+            let mean = check_capture_inputs(&rules, &inputs, size);
+            eprintln!("capture_options/{name}_in_play/{size}: {mean:.2} options per call");
+            let id = BenchmarkId::new(format!("{name}_in_play"), size);
+            bench_calls(&mut group, id, &rules, &inputs);
         }
     }
     group.finish();
