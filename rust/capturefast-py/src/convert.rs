@@ -143,11 +143,25 @@ pub fn bounded<T: IntArg + Into<i128> + std::fmt::Display>(
     lo: T,
     hi: T,
 ) -> PyResult<T> {
+    in_range(obj, what, (lo.into(), hi.into()), || {
+        format!("from {lo} to {hi}")
+    })
+}
+
+/// The extraction behind [`int_arg`] and [`bounded`]: an int in `lo..=hi` as a `T`, else an
+/// `ArgumentError` saying `what` must be `range()`; a bool or a value that is not an int is a
+/// `TypeError`.
+fn in_range<T: IntArg>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    (lo, hi): (i128, i128),
+    range: impl Fn() -> String,
+) -> PyResult<T> {
     refuse_bool(obj, what)?;
-    let out_of_range =
-        || ArgumentError::new_err(format!("{what} must be from {lo} to {hi}, got: {obj}"));
+    let out_of_range = || ArgumentError::new_err(format!("{what} must be {}, got: {obj}", range()));
+    // Through `__index__`, as PyO3's own extraction: numpy integers are accepted too.
     match obj.extract::<i128>() {
-        Ok(i) if (lo.into()..=hi.into()).contains(&i) => T::try_from(i).map_err(|_| out_of_range()),
+        Ok(i) if (lo..=hi).contains(&i) => T::try_from(i).map_err(|_| out_of_range()),
         Ok(_) => Err(out_of_range()),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
         Err(e) => Err(not_an_int(obj, what, e)),
@@ -198,19 +212,10 @@ int_arg_types!(u32, u64, usize, i64);
 /// `ArgumentError` (a `ValueError`) naming it and the range, where `PyO3` alone raises
 /// `OverflowError`. A value that is not an int stays a `TypeError`.
 pub fn int_arg<T: IntArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
-    refuse_bool(obj, what)?;
     let (lo, hi) = T::RANGE;
-    let out_of_range = || {
-        ArgumentError::new_err(format!(
-            "{what} must be an integer from {lo} to {hi}, got: {obj}"
-        ))
-    };
-    // Through `__index__`, as PyO3's own extraction: numpy integers are accepted too.
-    match obj.extract::<i128>() {
-        Ok(i) => T::try_from(i).map_err(|_| out_of_range()),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
-        Err(e) => Err(not_an_int(obj, what, e)),
-    }
+    in_range(obj, what, (lo, hi), || {
+        format!("an integer from {lo} to {hi}")
+    })
 }
 
 /// `from_py_with` extractors of the integer arguments of the API, one per argument name (the
