@@ -1,4 +1,4 @@
-"""Run every vector of ``shared/spec/vectors.json`` (and each of its variants) on the reference.
+"""Run every vector of ``tests/data/vectors.json`` (and each of its variants) on the reference.
 
 Each vector is checked at the rules level (``RefRules``) and, where the kind allows it, through a
 ``RefState`` as well, so that the state machine is exercised on the same cases.
@@ -14,23 +14,22 @@ import pytest
 from reference import DECK, RefRules, RefState, layout_deal, sort_cards
 from vectors import (
     KNOWN_KINDS,
+    VECTORS_PATH,
     expand_rest,
+    load_vectors,
     merge,
     players_of,
+    require_vector,
     side_letter,
-    try_load_vectors,
     vector_cases,
-    vectors_path,
 )
 
-# The shared loader (tests/vectors.py) finds vectors.json; these aliases keep the names below.
-_vectors_path = vectors_path
+# The loader (tests/vectors.py) reads tests/data/vectors.json; these aliases keep the names below.
 _merge = merge
 _side_letter = side_letter
 _expand_rest = expand_rest
 _players_of = players_of
 
-VECTORS = try_load_vectors()
 CASES = vector_cases()
 
 
@@ -284,24 +283,23 @@ def _config_of(rules: RefRules) -> dict[str, Any]:
 
 
 def test_vectors_file() -> None:
-    """The vectors file exists, is non-empty and uses only known kinds."""
-    path = _vectors_path()
-    assert path.is_file(), f"vectors.json not found at {path} (set CAPTUREFAST_SPEC_DIR)"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["vectors"], "no vectors"
+    """The vectors file exists in the repository, is non-empty and uses only known kinds."""
+    assert VECTORS_PATH.is_file(), f"vectors file not found: {VECTORS_PATH}"
+    data = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
+    assert data["vectors"], f"vectors file holds no vectors: {VECTORS_PATH}"
     kinds = {v["kind"] for v in data["vectors"]}
     assert kinds <= KNOWN_KINDS, f"unknown kinds {kinds - KNOWN_KINDS}"
     ids = [v["id"] for v in data["vectors"]]
     assert len(ids) == len(set(ids)), "duplicated vector ids"
     n_variants = sum(len(v.get("variants", [])) for v in data["vectors"])
     assert len(CASES) == len(ids) + n_variants
-    assert len(VECTORS) == len(ids)
+    assert load_vectors() == data["vectors"]
 
 
 @pytest.mark.parametrize(("vector", "variant"), CASES)
 def test_vector(vector: dict[str, Any] | None, variant: int | None) -> None:
     """One vector (``variant`` None) or one of its variants, with its config and expectation."""
-    assert vector is not None, f"no vectors loaded from {_vectors_path()}"
+    vector = require_vector(vector)
     expected = vector["expected"]
     config: dict[str, Any] = {}
     if variant is not None:

@@ -1,4 +1,4 @@
-"""Every vector of ``shared/spec/vectors.json`` (and each variant) against the Rust engine.
+"""Every vector of ``tests/data/vectors.json`` (and each variant) against the Rust engine.
 
 The engine is driven only through the public Python API (``capturefast``). Rules-level kinds
 (``capture_options``, ``initial_table``, ``hand_score``, ``match_end``, ``leftover_check``) call
@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import capturefast as cf
@@ -22,12 +23,15 @@ from reference import SplitMix64, shuffled_deck
 from vectors import (
     DECK,
     KNOWN_KINDS,
+    VECTORS_PATH,
+    VectorsMissingError,
     config_and_expected,
     hand_score_inputs,
+    load_vectors,
     players_of,
+    read_vectors_file,
     require_vector,
     side_letter,
-    try_load_vectors,
     vector_cases,
 )
 
@@ -370,12 +374,33 @@ CHECKERS: dict[str, Callable[[cf.Rules, dict[str, Any], dict[str, Any]], None]] 
 
 def test_every_kind_has_a_checker() -> None:
     """No vector is left unchecked: every kind in the file (and in the schema) is handled."""
-    vectors = try_load_vectors()
-    assert vectors, "no vectors loaded"
+    vectors = load_vectors()
     assert {v["kind"] for v in vectors} <= set(CHECKERS)
     assert set(CHECKERS) == KNOWN_KINDS
     n_variants = sum(len(v.get("variants", [])) for v in vectors)
     assert len(CASES) == len(vectors) + n_variants
+
+
+def test_vectors_are_read_from_the_repository() -> None:
+    """The vectors come from ``tests/data`` inside the repository, nowhere else."""
+    repo = Path(__file__).resolve().parents[1]
+    assert repo / "tests" / "data" / "vectors.json" == VECTORS_PATH
+    assert VECTORS_PATH.is_file(), f"vectors file not found: {VECTORS_PATH}"
+
+
+def test_missing_vectors_file_fails(tmp_path: Path) -> None:
+    """A missing or empty vectors file gives a failing case, never zero cases or a skip."""
+    missing = tmp_path / "vectors.json"
+    with pytest.raises(VectorsMissingError, match="vectors file not found"):
+        read_vectors_file(missing)
+    (case,) = vector_cases(path=missing)
+    assert case.id == "vectors-missing"
+    with pytest.raises(pytest.fail.Exception, match="no vectors loaded"):
+        require_vector(case.values[0])
+    missing.write_text('{"vectors": []}', encoding="utf-8")
+    with pytest.raises(VectorsMissingError, match="holds no vectors"):
+        read_vectors_file(missing)
+    assert [c.id for c in vector_cases(path=missing)] == ["vectors-missing"]
 
 
 @pytest.mark.parametrize(("vector", "variant"), CASES)

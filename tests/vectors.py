@@ -1,24 +1,24 @@
-"""Shared loader of the spec's test vectors (``shared/spec/vectors.json``).
+"""Loader of the rule test vectors, ``tests/data/vectors.json``.
 
 Used by ``test_reference_vectors.py`` (the reference engine) and ``test_vectors.py`` (the Rust
-engine through the Python API), so that both run exactly the same cases.
+engine through the Python API), so that both run exactly the same cases. Each vector names the
+rules it checks by their ids in ``docs/rules.md``; the file's ``schema_doc`` describes every kind.
 
-The file is looked up in ``$CAPTUREFAST_SPEC_DIR`` when that variable is set, else in
-``<workspace>/shared/spec`` beside the repository. A missing file never makes the vector tests
-skip: :func:`vector_cases` then yields one case that fails with the path it looked at.
+The file lives in the repository and is the only place vectors are read from. A missing or empty
+file never makes the vector tests skip: :func:`vector_cases` then yields one case that fails
+with the path it looked at, and :func:`load_vectors` raises.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-SPEC_DIR_ENV = "CAPTUREFAST_SPEC_DIR"
+VECTORS_PATH = Path(__file__).resolve().parent / "data" / "vectors.json"
 
 KNOWN_KINDS: frozenset[str] = frozenset(
     {
@@ -38,65 +38,51 @@ DECK: tuple[str, ...] = tuple(r + s for r in "A234567JQK" for s in "CDHS")
 
 
 class VectorsMissingError(FileNotFoundError):
-    """vectors.json could not be found or holds no vectors."""
+    """The vectors file is missing or holds no vectors."""
 
 
-def spec_dir() -> Path:
-    """Return the directory holding ``vectors.json`` (``$CAPTUREFAST_SPEC_DIR`` wins)."""
-    override = os.environ.get(SPEC_DIR_ENV)
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[2] / "shared" / "spec"
-
-
-def vectors_path() -> Path:
-    """Return the path of ``vectors.json``."""
-    return spec_dir() / "vectors.json"
-
-
-@functools.cache
-def load_spec() -> dict[str, Any]:
-    """Return the whole parsed ``vectors.json``.
+def read_vectors_file(path: Path) -> dict[str, Any]:
+    """Return the parsed vectors file at ``path``.
 
     Raises:
         VectorsMissingError: If the file is missing or holds no vectors.
     """
-    path = vectors_path()
     if not path.is_file():
-        raise VectorsMissingError(
-            f"vectors.json not found at {path}; set ${SPEC_DIR_ENV} to the spec directory"
-        )
+        raise VectorsMissingError(f"vectors file not found: {path}")
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if not data.get("vectors"):
-        raise VectorsMissingError(f"{path} holds no vectors")
+        raise VectorsMissingError(f"vectors file holds no vectors: {path}")
     return data
+
+
+@functools.cache
+def load_data() -> dict[str, Any]:
+    """Return the whole parsed ``tests/data/vectors.json`` (raises if missing or empty)."""
+    return read_vectors_file(VECTORS_PATH)
 
 
 def load_vectors() -> list[dict[str, Any]]:
     """Return the list of vectors (raises :class:`VectorsMissingError` if there are none)."""
-    vectors: list[dict[str, Any]] = load_spec()["vectors"]
+    vectors: list[dict[str, Any]] = load_data()["vectors"]
     return vectors
 
 
-def try_load_vectors() -> list[dict[str, Any]]:
-    """Return the vectors, or an empty list when the file is missing."""
-    try:
-        return load_vectors()
-    except VectorsMissingError:
-        return []
-
-
-def vector_cases(kinds: set[str] | frozenset[str] | None = None) -> list[Any]:
+def vector_cases(
+    kinds: set[str] | frozenset[str] | None = None, path: Path | None = None
+) -> list[Any]:
     """Return one pytest case ``(vector, variant_index)`` per vector and per vector variant.
 
-    ``variant_index`` is None for the vector itself. When the file is missing a single case
-    ``(None, None)`` with id ``vectors-missing`` is returned so that the test fails loudly.
+    ``variant_index`` is None for the vector itself. When the file is missing or empty, a single
+    case ``(None, None)`` with id ``vectors-missing`` is returned, which
+    :func:`require_vector` fails, so that the suite fails instead of running no case.
 
     Args:
         kinds: Only vectors of these kinds (all kinds if None).
+        path: The vectors file (``tests/data/vectors.json`` if None).
     """
-    vectors = try_load_vectors()
-    if not vectors:
+    try:
+        vectors = load_vectors() if path is None else read_vectors_file(path)["vectors"]
+    except VectorsMissingError:
         return [pytest.param(None, None, id="vectors-missing")]
     cases: list[Any] = []
     for vector in vectors:
@@ -109,9 +95,9 @@ def vector_cases(kinds: set[str] | frozenset[str] | None = None) -> list[Any]:
 
 
 def require_vector(vector: dict[str, Any] | None) -> dict[str, Any]:
-    """Fail the calling test with the looked-up path when the vectors are missing."""
+    """Fail the calling test, naming the file, when the vectors could not be loaded."""
     if vector is None:
-        pytest.fail(f"no vectors loaded from {vectors_path()} (set ${SPEC_DIR_ENV})")
+        pytest.fail(f"no vectors loaded: {VECTORS_PATH}")
     return vector
 
 
