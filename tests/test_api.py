@@ -1,6 +1,6 @@
 """Tests of the public Python API of capturefast: every entry point, attribute and type.
 
-Expected values are worked out by hand from ``/work/shared/spec/rules.md`` and
+Expected values are worked out by hand from ``docs/rules.md`` and
 ``docs/conventions.md`` (the deal oracle below is a separate SplitMix64/shuffle/deal written from
 the conventions page), never taken from the code under test.
 """

@@ -1,7 +1,7 @@
 """Tests of every variant option and preset of ``docs/variants.md`` on the reference engine.
 
 Every expected value here is worked out by hand from ``docs/variants.md`` and
-``shared/spec/rules.md`` (the arithmetic is in the comments); none was produced by running the
+``docs/rules.md`` (the arithmetic is in the comments); none was produced by running the
 reference. Each option value has at least one test that would fail if the option were ignored.
 """
 

@@ -1,6 +1,6 @@
 """Pure-Python reference implementation of Scopa, Escoba and Chkobba.
 
-Written independently from ``shared/spec/rules.md`` and ``docs/conventions.md`` so that the
+Written independently from ``docs/rules.md`` and ``docs/conventions.md`` so that the
 differential tests can compare the fast engine with it step by step. Cards are plain strings such
 as ``"7D"``.
 """

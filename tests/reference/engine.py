@@ -1,6 +1,6 @@
 """The reference game state: deals, moves, sweeps, end of hand and match.
 
-Plain Python written straight from ``shared/spec/rules.md`` (rule IDs in comments) and
+Plain Python written straight from ``docs/rules.md`` (rule IDs in comments) and
 ``docs/conventions.md`` (card ids, SplitMix64, shuffle, deal order, cut card, move order and
 notation). It exists to be compared step by step with the fast engine.
 

@@ -1,6 +1,6 @@
 """Rules data and stateless rule functions of the reference engine.
 
-Everything here follows ``shared/spec/rules.md``; comments cite its rule IDs.
+Everything here follows ``docs/rules.md``; comments cite its rule IDs.
 """
 
 from __future__ import annotations
