@@ -5,13 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
+import capturefast as cf
 import pytest
 from capturefast.cli import main
 
@@ -424,3 +427,162 @@ def test_help_examples_run(example: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip()
+
+
+# ----- every bad input: exit 2, the usage, one error line naming the value, no traceback -----
+
+# A two-player open position that `solve` accepts, to spoil one argument at a time.
+OPEN = ["--hand", "0=7D", "--hand", "1=3C", "--to-move", "0", "--rest-to", "1"]
+OPEN += ["--last-capturer", "1"]
+# What seat 0 sees in the last play of a hand (every other card in side 1's pile), for `analyze`.
+SEEN = ["--hand", "0=7D", "--to-move", "0", "--last-capturer", "1", "--pile"]
+SEEN += ["1=" + "+".join(c for c in map(str, map(cf.Card, range(40))) if c not in ("7D", "3C"))]
+
+
+def assert_usage_error(p: subprocess.CompletedProcess[str], value: str, hint: str | None) -> None:
+    """Exit 2; stderr is the usage, then one `error:` line ending with the bad value, then at
+    most a `hint:` line; nothing on stdout."""
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.stdout == ""
+    lines = p.stderr.rstrip("\n").splitlines()
+    errors = [i for i, line in enumerate(lines) if ": error: " in line]
+    assert len(errors) == 1, p.stderr
+    at = errors[0]
+    assert lines[0].startswith("usage: capturefast")
+    assert all(line.startswith(("usage:", " ")) for line in lines[:at]), p.stderr
+    assert re.match(r"capturefast( \w+)?: error: [a-z]", lines[at]), lines[at]
+    assert lines[at].endswith(value), lines[at]
+    assert not lines[at].endswith("."), lines[at]
+    rest = lines[at + 1 :]
+    if hint is None:
+        assert rest == [], p.stderr
+    else:
+        assert len(rest) == 1 and rest[0].startswith("hint: ") and hint in rest[0], p.stderr
+
+
+BAD_INPUTS = [
+    # solve and analyze: the seat, the cards, the numbers (these were tracebacks or
+    # `int()`'s own words, or were silently ignored: a second --hand 0, --hand 5, --pile 2)
+    (["solve", "--hand", "7D 3C KS", "--to-move", "0"], "got: 7D 3C KS", '0="7D 3C KS"'),
+    (["analyze", "--hand", "7D 3C KS", "--to-move", "0"], "got: 7D 3C KS", '0="7D 3C KS"'),
+    (["solve", *OPEN, "--set", "targte=21"], ": targte", "did you mean target?"),
+    (["analyze", *SEEN, "--set", "targte=21"], ": targte", "did you mean target?"),
+    (["solve", *OPEN, "--set", "target=0"], "got: 0", None),
+    (["solve", "--hand", "x=7D", "--to-move", "0"], "got: x=7D", None),
+    (["solve", "--hand", "0=7D", "--hand", "0=3C", "--to-move", "0"], "seat: 0", "--hand 0="),
+    (["solve", "--hand", "5=7D", "--to-move", "0"], "got: 5", None),
+    (["solve", "--hand", "-1=7D", "--to-move", "0"], ": -1=7D", "--hand=-1=7D"),
+    (["solve", "--hand", "0=7D ZZ", "--to-move", "0"], "unknown card: ZZ", "a rank"),
+    (["solve", "--hand", "0=7D 7D", "--to-move", "0"], "more than once: 7D", None),
+    (["solve", *OPEN, "--table", "7d"], "more than once: 7D", None),
+    (["solve", *OPEN, "--stock", "AC AD"], "got: 2", None),
+    (["solve", "--hand", "0=7D 6D 5D 4D", "--hand", "1=3C", *OPEN[4:]], "got: 4", None),
+    (["solve", *OPEN, "--pile", "2=KS"], "got: 2", None),
+    (["solve", *OPEN, "--pile", "KS"], "got: KS", '0="KS"'),
+    (["solve", *OPEN[:-2]], "last_capturer is None", None),
+    (["solve", *OPEN, "--to-move", "3"], "got: 3", None),
+    (["solve", *OPEN, "--to-move", "x"], "got: x", None),
+    (["solve", *OPEN, "--to-move", "99999999999999999999"], "got: 99999999999999999999", None),
+    (["solve", *OPEN, "--dealer", "3"], "got: 3", None),
+    (["solve", *OPEN, "--rest-to", "2"], "got: 2", None),
+    (["solve", *OPEN, "--sweeps", "x,y"], "got: x,y", None),
+    (["solve", *OPEN, "--sweeps", "1"], "got: 1", None),
+    (["solve", *OPEN, "--sweeps", "-1,0"], ": -1,0", "--sweeps=-1,0"),
+    (["solve", *OPEN, "--scores", "30,40"], "scores: [30, 40]", None),
+    (["solve", *OPEN, "--game", "poker"], "got: poker", None),
+    (["solve", *OPEN, "--players", "4"], "got: 0", None),
+    (["solve", *OPEN, "--hnad", "0=7D"], "--hnad 0=7D", "did you mean --hand?"),
+    (["solve", *OPEN, "--bogus"], "unrecognized arguments: --bogus", None),
+    (["solve", "--hand", "0=7D"], "required: --to-move", None),
+    (["analyze", "--hand", "0=7D 3C KS", "--to-move", "1"], "seat to move: 1", '--hand 1="'),
+    (["analyze", "--hand", "0=7D 3C KS", "--to-move", "0"], "not named: 37", "--pile"),
+    (["analyze", *SEEN, "--stock-size", "-3"], "got: -3", None),
+    (["analyze", *SEEN, "--stock-size", "100"], "got: 100", None),
+    (["analyze", *SEEN, "--worlds", "0"], "got: 0", None),
+    (["analyze", *SEEN, "--worlds", "x"], "got: x", None),
+    (["analyze", *SEEN, "--seed", "-1"], "got: -1", None),
+    (["analyze", *SEEN, "--horizon", "year"], "got: year", None),
+    # simulate
+    (["simulate", "--hnads", "5"], "--hnads 5", "did you mean --hands?"),
+    (["simulate", "--hands", "-5"], "got: -5", None),
+    (["simulate", "--hands", "1e3"], "got: 1e3", None),
+    (["simulate", "--matches", str(10**11)], f"got: {10**11}", None),
+    (["simulate", "--seed", str(2**64)], f"got: {2**64}", None),
+    (["simulate", "--threads", "2000"], "got: 2000", None),
+    (["simulate", "--players", "3"], "got: 3", None),
+    (["simulate", "--game", "escopa"], "got: escopa", "did you mean scopa?"),
+    (["simulate", "--hands", "5", "--bots", "grredy"], ": grredy", "did you mean greedy?"),
+    (["simulate", "--hands", "5", "--bots", "pimc:worlds=x"], "got: x", None),
+    (["simulate", "--hands", "5", "--set", "targte=21"], ": targte", "did you mean target?"),
+    (["simulate", "--hands", "5", "--set", "deck=xx"], "got: xx", None),
+    (["simulate", "--hands", "5", "--game", "escoba", "--set", "bermila=true"], ": escoba", None),
+    # tournament
+    (["tournament", "--bots", "random", "nope"], ": nope", None),
+    (["tournament", "--bots", "random", "greedy", "--set", "targte=21"], ": targte", "target"),
+    (["tournament", "--bots", "random", "greedy", "--hands", "0"], "got: 0", None),
+    (["tournament", "--bots", "random", "greedy", "--game", "all"], "got: all", None),
+    (["tournament", "--bots", "random", "greedy", "--players", "0"], "got: 0", None),
+    (["tournament", "--bots", "random", "greedy", "--treads", "1"], "--treads 1", "--threads"),
+    # rules
+    (["rules", "nonsense"], ": nonsense", None),
+    (["rules", "cirula"], ": cirula", "did you mean cirulla?"),
+    (["rules", "scopa", "--set", "game=escoba"], "got: game=escoba", None),
+    (["rules", "scopa", "--set", "deal=bogus"], "got: bogus", None),
+    (["rules", "scopa", "--set", "target=x"], 'got a string: "x"', None),
+    (["rules", "scopa", "--players", "x"], "got: x", None),
+    (["rules", "scopa", "extra"], "unrecognized arguments: extra", None),
+    # the command itself
+    (["play"], "got: play", None),
+    (["simulat"], "got: simulat", "did you mean simulate?"),
+    (["--bogus"], "required: command", None),
+]
+
+
+def _case_id(args: list[str]) -> str:
+    return " ".join(args).replace(" ".join(OPEN), "OPEN").replace(" ".join(SEEN), "SEEN")
+
+
+@pytest.mark.parametrize(
+    ("args", "value", "hint"), BAD_INPUTS, ids=[_case_id(a) for a, _, _ in BAD_INPUTS]
+)
+def test_every_bad_input_is_one_error_line(args: list[str], value: str, hint: str | None) -> None:
+    assert_usage_error(run(*args), value, hint)
+
+
+def test_installed_command_reports_a_missing_seat_in_one_line() -> None:
+    """The console script, as a new user runs it (`capturefast solve --hand "7D 3C KS"`)."""
+    exe = shutil.which("capturefast", path=os.path.dirname(sys.executable))
+    if exe is None:
+        pytest.skip("no `capturefast` script beside this interpreter")
+    p = subprocess.run(
+        [exe, "solve", "--hand", "7D 3C KS", "--to-move", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert_usage_error(p, "got: 7D 3C KS", '0="7D 3C KS"')
+
+
+def test_spellings_of_one_card_are_one_card() -> None:
+    # `7d` and `10D` name 7D and KD; `--rest-to` used to compare the spellings and place KD
+    # twice.
+    p = run("solve", *OPEN, "--table", "10D", "--json")
+    assert p.returncode == 0, p.stderr
+    assert {m["move"] for m in json.loads(p.stdout)["moves"]} == {"7D"}
+
+
+def test_in_process_errors_exit_2() -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "--hand", "7D 3C KS", "--to-move", "0"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["solve", *OPEN, "--set", "targte=21"])
+    assert info.value.code == 2
+
+
+def test_version() -> None:
+    p = run("--version")
+    assert p.returncode == 0
+    assert p.stdout.strip() == f"capturefast {cf.__version__}"

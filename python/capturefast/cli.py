@@ -10,22 +10,26 @@
 
 Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
 ``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
-the exit status is 130.
+the exit status is 130. A bad argument prints the usage and one error line (sometimes a
+``hint:`` line after it) on stderr, and the exit status is 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import difflib
+import itertools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import numpy as np
 
-from capturefast._core import Rules, bot_names
+from capturefast._core import Rules, __version__, bot_names
 from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError
@@ -39,9 +43,81 @@ __all__ = ["main"]
 GAMES = ("scopa", "escoba", "chkobba")
 EXIT_INTERRUPTED = 130
 
+EXIT_USAGE = 2
+
 _MAX_SEED = 2**64 - 1
 _MAX_HANDS = 10**10
 _DEFAULT_HANDS = 5000
+
+Option = tuple[str, str | int | bool]
+
+
+class _UsageError(Exception):
+    """A bad command line, found by a parser or by the command it runs; `main` prints it."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """An `ArgumentParser` whose errors reach `main`'s one handler instead of exiting here, so
+    that a parse error and a bad value found while running read the same (subcommands' parsers
+    are of this class too: `add_subparsers` makes them of the parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(self, message)
+
+
+def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> str:
+    """`message` with the bad value named and a `hint:` line, where argparse leaves them out."""
+    m = re.fullmatch(r"argument (\S+): expected one argument", message)
+    if m:
+        # argparse reads `--hand -1=7D` or `--sweeps -1,0` as a flag with its value missing.
+        flags = m[1].split("/")
+        for flag, value in itertools.pairwise(argv):
+            if flag in flags and re.match(r"-\d", value):
+                return (
+                    f"argument {m[1]}: expected a value, got one that reads as a flag: {value}\n"
+                    f"hint: join a value that starts with `-` to its flag: {flag}={value}"
+                )
+        return message
+    # argparse's own wording puts the choices, or quotes, after the bad value.
+    m = re.fullmatch(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)", message)
+    if m:
+        value, choices = m[2].strip("'"), [c.strip("'") for c in m[3].split(", ")]
+        close = _close(value, choices)
+        hint = f"\nhint: did you mean {close}?" if close else ""
+        return f"argument {m[1]}: expected one of {', '.join(choices)}, got: {value}{hint}"
+    m = re.fullmatch(r"argument (\S+): invalid int value: '(.*)'", message)
+    if m:
+        return f"argument {m[1]}: expected a whole number, got: {m[2]}"
+    m = re.fullmatch(r"unrecognized arguments: (.*)", message)
+    if m:
+        flag = next((w.partition("=")[0] for w in m[1].split() if w.startswith("--")), "")
+        known = [o for o in parser._option_string_actions if o.startswith("--")]
+        close = _close(flag, known)
+        return f"{message}\nhint: did you mean {close}?" if close else message
+    # The library's "unknown bot (expected one of random, greedy, ...): grredy" and the like.
+    m = re.fullmatch(r"unknown [\w ]+ \(expected one of ([^)]*)\): (\S+)", message)
+    if m:
+        close = _close(m[2], m[1].split(", "))
+        return f"{message}\nhint: did you mean {close}?" if close else message
+    return message
+
+
+def _close(word: str, choices: list[str]) -> str | None:
+    """The choice `word` is most likely a typo of, if one is close enough (ignoring dashes)."""
+    names = {c.lstrip("-"): c for c in choices}
+    close = difflib.get_close_matches(word.lstrip("-"), names, n=1, cutoff=0.75)
+    return names[close[0]] if close and word else None
+
+
+def _fail(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> NoReturn:
+    """Prints the usage, one `error:` line and any `hint:` line, and exits with status 2."""
+    parser.print_usage(sys.stderr)
+    parser.exit(EXIT_USAGE, f"{parser.prog}: error: {_explain(parser, message, argv)}\n")
 
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
@@ -59,11 +135,24 @@ def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
-def _option(text: str) -> tuple[str, str | int | bool]:
-    """An argparse type: ``NAME=VALUE``; the value read as a bool, an int, or a string."""
+def _option_type(*, preset: bool) -> Callable[[str], Option]:
+    """An argparse type: ``NAME=VALUE``, the value read as a bool, an int, or a string
+    (`preset`: for `rules`, where the preset's name chooses the game)."""
+
+    def parse(text: str) -> Option:
+        return _option(text, preset=preset)
+
+    return parse
+
+
+def _option(text: str, *, preset: bool = False) -> Option:
     name, eq, raw = text.partition("=")
-    if not eq or not name:
+    if not eq or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got: {text}")
+    if preset and name.strip() == "game":
+        raise argparse.ArgumentTypeError(
+            f"the preset's name chooses the game (see `capturefast rules --list`), got: {text}"
+        )
     if name.strip() in ("game", "players"):
         raise argparse.ArgumentTypeError(
             f"the game and the player count have their own flags (--{name.strip()}), got: {text}"
@@ -79,7 +168,7 @@ def _option(text: str) -> tuple[str, str | int | bool]:
     return name.strip().replace("-", "_"), value
 
 
-def _rules(game: str, players: int, options: list[tuple[str, str | int | bool]]) -> Rules:
+def _rules(game: str, players: int, options: list[Option]) -> Rules:
     return Rules(game, players=players, **dict(options))
 
 
@@ -117,19 +206,16 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     results: list[SimulationResult] = []
     for game in games:
         for n in players:
-            try:
-                r = simulate(
-                    _rules(game, n, args.option),
-                    None if matches else count,
-                    matches=count if matches else None,
-                    bots=args.bots[0] if len(args.bots) == 1 else args.bots,
-                    duplicate=args.duplicate,
-                    seed=args.seed,
-                    threads=_threads(args.threads),
-                    progress=_progress(args),
-                )
-            except CaptureFastError as e:
-                p.error(str(e))
+            r = simulate(
+                _rules(game, n, args.option),
+                None if matches else count,
+                matches=count if matches else None,
+                bots=args.bots[0] if len(args.bots) == 1 else args.bots,
+                duplicate=args.duplicate,
+                seed=args.seed,
+                threads=_threads(args.threads),
+                progress=_progress(args),
+            )
             results.append(r)
             if text:
                 unit = "hands"
@@ -155,17 +241,14 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    try:
-        t = tournament(
-            _rules(args.game, args.players, args.option),
-            args.bots,
-            args.hands,
-            seed=args.seed,
-            threads=_threads(args.threads),
-            progress=_progress(args),
-        )
-    except CaptureFastError as e:
-        p.error(str(e))
+    t = tournament(
+        _rules(args.game, args.players, args.option),
+        args.bots,
+        args.hands,
+        seed=args.seed,
+        threads=_threads(args.threads),
+        progress=_progress(args),
+    )
     if args.json:
         json.dump(t.to_dict(), sys.stdout, indent=2)
         print()
@@ -196,10 +279,7 @@ def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.name is None:
         p.error("give a preset name (see `capturefast rules --list`)")
     overrides = dict(args.set)
-    try:
-        r = preset_rules(args.name, players=args.players, **overrides)
-    except CaptureFastError as e:
-        p.error(str(e))
+    r = preset_rules(args.name, players=args.players, **overrides)
     if args.format == "text":
         changes = "".join(f", {k}={json.dumps(v)}" for k, v in overrides.items())
         players = "" if args.players is None else f", players={args.players}"
@@ -227,7 +307,7 @@ def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None
         "-o",
         "--option",
         dest="option",
-        type=_option,
+        type=_option_type(preset=False),
         action="append",
         default=[],
         metavar="NAME=VALUE",
@@ -258,13 +338,21 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
-    p = argparse.ArgumentParser(
+def _solver(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    return run_solver(_rules(args.game, args.players, args.option), args)
+
+
+Command = Callable[[argparse.ArgumentParser, argparse.Namespace], int]
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.ArgumentParser, Command]]]:
+    """The command line's parser, and each subcommand's parser and function by name."""
+    p = _Parser(
         prog="capturefast",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"capturefast {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser(
         "simulate",
@@ -301,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument(
         "--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair (default 2000)"
     )
-    add_solver_parsers(sub, _game_options)
+    solve_p, analyze_p = add_solver_parsers(sub, _game_options, _int_in)
     v = sub.add_parser(
         "rules",
         help="what a preset variant plays by, in plain words, or as a TOML/JSON variant file",
@@ -316,22 +404,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         "-o",
         "--option",
         dest="set",
-        type=_option,
+        type=_option_type(preset=True),
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="override an option, e.g. --set target=21 (repeatable)",
     )
     v.add_argument("--format", choices=("text", "json", "toml"), default="text")
-    args = p.parse_args(argv)
+    return p, {
+        "simulate": (s, _simulate),
+        "tournament": (t, _tournament),
+        "solve": (solve_p, _solver),
+        "analyze": (analyze_p, _solver),
+        "rules": (v, _rules_command),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status.
+
+    Every bad input ends here, in one handler: a parse error, a bad value a command finds
+    (`p.error`), and a `CaptureFastError` from the library print the subcommand's usage and one
+    `error:` line naming the bad value (a `hint:` line may follow), then exit with status 2.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    p, commands = _parser()
+    parser = p
     try:
-        if args.command == "simulate":
-            return _simulate(s, args)
-        if args.command == "rules":
-            return _rules_command(v, args)
-        if args.command in ("solve", "analyze"):
-            return run_solver(_rules(args.game, args.players, args.option), args)
-        return _tournament(t, args)
+        # Unknown words are reported by the subcommand's parser, with its usage, not the top's.
+        args, extra = p.parse_known_args(words)
+        parser, command = commands[args.command]
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return command(parser, args)
+    except _UsageError as e:
+        _fail(e.parser, e.message, words)
+    except CaptureFastError as e:
+        _fail(parser, str(e), words)
     except KeyboardInterrupt:
         print("\ncapturefast: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

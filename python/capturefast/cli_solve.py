@@ -17,38 +17,96 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from collections.abc import Callable
 from typing import Any
 
 from capturefast._core import Card, Rules, State
-from capturefast.errors import CaptureFastError, PositionError
+from capturefast.errors import ArgumentError, CaptureFastError, PositionError
 from capturefast.solve import analyze, solve
 
 ALL_CARDS = [str(Card(i)) for i in range(40)]
 
+_CARD_HINT = (
+    "hint: a card is a rank (A, 2-7, J, Q, K; 8, 9 and 10 also read as J, Q and K) and a suit "
+    "(C, D, H, S), e.g. 7D"
+)
+
 
 def _cards(text: str) -> list[str]:
-    return [c for c in text.replace(",", " ").replace("+", " ").split() if c]
-
-
-def _keyed(items: list[str], what: str) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = {}
-    for item in items:
-        key, eq, cards = item.partition("=")
-        if not eq:
-            raise argparse.ArgumentTypeError(f"{what} expects N=CARDS, got: {item}")
-        out[int(key)] = _cards(cards)
+    """The cards of `text` (separated by spaces, commas or `+`) in their usual spelling, so that
+    `7d` and `7D` are one card; an unknown card is a usage error."""
+    out = []
+    for word in text.replace(",", " ").replace("+", " ").split():
+        try:
+            out.append(str(Card(word)))
+        except CaptureFastError as e:
+            raise argparse.ArgumentTypeError(f"{e}\n{_CARD_HINT}") from None
     return out
 
 
-def _pair(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    return [int(x) for x in text.replace(",", " ").split()]
+def _keyed(what: str) -> Any:
+    """An argparse type: ``N=CARDS`` (`what` is SEAT or SIDE), read as (N, cards)."""
+
+    def parse(text: str) -> tuple[int, list[str]]:
+        key, eq, cards = text.partition("=")
+        if not eq:
+            raise argparse.ArgumentTypeError(
+                f"expected {what}=CARDS, got: {text}\n"
+                f'hint: name the {what.lower()} first, e.g. 0="{text.strip()}"'
+            )
+        try:
+            n = int(key)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected {what}=CARDS with {what} a number, got: {text}"
+            ) from None
+        return n, _cards(cards)
+
+    return parse
 
 
-def add_parsers(sub: Any, common: Any) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """Adds the two subcommands; `common(parser)` adds game, players and options."""
+def _by_key(
+    items: list[tuple[int, list[str]]], flag: str, what: str, count: int
+) -> dict[int, list[str]]:
+    """The cards of each seat (or side) from the repeated `flag`, each key from 0 to count-1
+    and given once (a second `--hand 0=...` used to replace the first without a word)."""
+    out: dict[int, list[str]] = {}
+    for key, cards in items:
+        if not 0 <= key < count:
+            raise ArgumentError(
+                f"argument {flag}: expected a {what} from 0 to {count - 1}, got: {key}"
+            )
+        if key in out:
+            raise ArgumentError(
+                f"argument {flag}: given twice for {what}: {key}\n"
+                f'hint: name all cards of a {what} in one {flag}, e.g. {flag} {key}="7D 3C"'
+            )
+        out[key] = cards
+    return out
+
+
+def _pair(text: str) -> list[int]:
+    """An argparse type: two whole numbers, one per side, as ``A,B``."""
+    try:
+        pair = [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        pair = []
+    if len(pair) != 2:
+        raise argparse.ArgumentTypeError(f"expected two whole numbers A,B, got: {text}")
+    return pair
+
+
+def _seat(value: int, n: int, flag: str) -> int:
+    if not 0 <= value < n:
+        raise ArgumentError(f"argument {flag}: expected a seat from 0 to {n - 1}, got: {value}")
+    return value
+
+
+def add_parsers(
+    sub: Any, common: Any, int_in: Callable[[int, int], Callable[[str], int]]
+) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """Adds the two subcommands; `common(parser)` adds game, players and options, and
+    `int_in(lo, hi)` is the command line's argparse type of a bounded whole number."""
     parsers = []
     for name, text in (
         ("solve", "exact value of every move of an open position (all cards known)"),
@@ -61,20 +119,26 @@ def add_parsers(sub: Any, common: Any) -> tuple[argparse.ArgumentParser, argpars
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         common(p)
-        p.add_argument("--hand", action="append", default=[], metavar="SEAT=CARDS")
-        p.add_argument("--table", default="", metavar="CARDS")
-        p.add_argument("--pile", action="append", default=[], metavar="SIDE=CARDS")
-        p.add_argument("--to-move", type=int, required=True)
-        p.add_argument("--dealer", type=int, default=None)
-        p.add_argument("--last-capturer", type=int, default=None)
-        p.add_argument("--sweeps", default=None, metavar="A,B")
-        p.add_argument("--scores", default=None, metavar="A,B")
+        p.add_argument(
+            "--hand", type=_keyed("SEAT"), action="append", default=[], metavar="SEAT=CARDS"
+        )
+        p.add_argument("--table", type=_cards, default=[], metavar="CARDS")
+        p.add_argument(
+            "--pile", type=_keyed("SIDE"), action="append", default=[], metavar="SIDE=CARDS"
+        )
+        p.add_argument("--to-move", type=int_in(0, 3), required=True, metavar="SEAT")
+        p.add_argument("--dealer", type=int_in(0, 3), default=None, metavar="SEAT")
+        p.add_argument("--last-capturer", type=int_in(0, 3), default=None, metavar="SEAT")
+        p.add_argument("--sweeps", type=_pair, default=None, metavar="A,B")
+        p.add_argument("--scores", type=_pair, default=None, metavar="A,B")
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         parsers.append(p)
     solve_p, analyze_p = parsers
-    solve_p.add_argument("--stock", default="", metavar="CARDS", help="the stock in deal order")
+    solve_p.add_argument(
+        "--stock", type=_cards, default=[], metavar="CARDS", help="the stock in deal order"
+    )
     solve_p.add_argument("--rest-to", type=int, choices=(0, 1), default=None, metavar="SIDE")
-    analyze_p.add_argument("--stock-size", type=int, default=0)
+    analyze_p.add_argument("--stock-size", type=int_in(0, 40), default=0)
     analyze_p.add_argument("--worlds", type=int, default=100)
     analyze_p.add_argument("--seed", type=int, default=0)
     analyze_p.add_argument(
@@ -89,10 +153,11 @@ def add_parsers(sub: Any, common: Any) -> tuple[argparse.ArgumentParser, argpars
 
 def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
     n = rules.players
-    hands = _keyed(args.hand, "--hand")
-    piles = _keyed(args.pile, "--pile")
-    table = _cards(args.table)
-    dealer = args.dealer if args.dealer is not None else (args.to_move - 1) % n
+    hands = _by_key(args.hand, "--hand", "seat", n)
+    piles = _by_key(args.pile, "--pile", "side", 2)
+    table = args.table
+    _seat(args.to_move, n, "--to-move")
+    dealer = (args.to_move - 1) % n if args.dealer is None else _seat(args.dealer, n, "--dealer")
     pile_lists = [piles.get(0, []), piles.get(1, [])]
     named = set(table) | {c for h in hands.values() for c in h} | {c for p in pile_lists for c in p}
     if hidden:
@@ -100,6 +165,11 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
         # `analyze` reads only the seat's view, so where these cards sit does not matter.
         mover = args.to_move
         size = len(hands.get(mover, []))
+        if not size:
+            raise ArgumentError(
+                f"argument --hand: no cards for the seat to move: {mover}\n"
+                f'hint: give the hand it holds, e.g. --hand {mover}="7D 3C KS"'
+            )
         leader = (dealer + 1) % n
         before = (mover - leader) % n
         rest = [c for c in ALL_CARDS if c not in named]
@@ -110,8 +180,9 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
         if len(rest) != sum(wants) + args.stock_size:
             raise PositionError(
                 f"the other hands and a stock of {args.stock_size} hold "
-                f"{sum(wants) + args.stock_size} cards, but the cards not named are "
-                f"{len(rest)}; hint: name every captured card with --pile: {len(rest)}"
+                f"{sum(wants) + args.stock_size} cards, not as many as the cards not named: "
+                f"{len(rest)}\nhint: name every captured card with --pile SIDE=CARDS, and the "
+                "stock's size with --stock-size"
             )
         hand_lists = []
         for seat in range(n):
@@ -123,7 +194,7 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
         stock = rest
     else:
         hand_lists = [hands.get(s, []) for s in range(n)]
-        stock = _cards(args.stock)
+        stock = args.stock
         if args.rest_to is not None:
             used = named | set(stock)
             pile_lists[args.rest_to] = pile_lists[args.rest_to] + [
@@ -138,21 +209,17 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
         dealer=dealer,
         last_capturer=args.last_capturer,
         piles=pile_lists,
-        sweeps=_pair(args.sweeps),
-        scores=_pair(args.scores),
+        sweeps=args.sweeps,
+        scores=args.scores,
     )
 
 
 def run(rules: Rules, args: argparse.Namespace) -> int:
-    """Runs `solve` or `analyze`; prints each move with its value (exit 2 on bad input)."""
-    try:
-        return _run(rules, args)
-    except (CaptureFastError, ValueError) as e:
-        print(f"capturefast {args.command}: {e}", file=sys.stderr)
-        return 2
+    """Runs `solve` or `analyze`; prints each move with its value.
 
-
-def _run(rules: Rules, args: argparse.Namespace) -> int:
+    Raises:
+        CaptureFastError: bad input (`capturefast.cli.main` prints it as a usage error).
+    """
     if args.command == "solve":
         state = _state(rules, args, hidden=False)
         sol = solve(state)
