@@ -18,7 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capturefast_core::sim::{self, Control, Mode, Plan, Player};
+use capturefast_core::play::sim::{self, Control, Mode, Plan, Player};
 use capturefast_core::{BotKind, Game, Rules};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 

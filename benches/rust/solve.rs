@@ -18,7 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capturefast_core::{Bot, Game, Horizon, LazyView, Move, PimcBot, Rng, Rules, Solver, State};
+use capturefast_core::{Game, Horizon, LazyView, Move, PimcBot, Rng, Rules, Solver, State};
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const SEED: u64 = 0x501E_5EED;

@@ -8,42 +8,32 @@
 //! in `docs/conventions.md`.
 #![forbid(unsafe_code)]
 
-mod action;
-pub mod bots;
-mod capture;
-mod card;
-mod cardset;
 mod error;
-pub mod horizon;
-pub mod ismcts;
-mod observe;
-mod perft;
-mod rng;
-mod rules;
-mod score;
-pub mod sim;
-pub mod solve;
-mod state;
-mod variant;
+pub mod eval;
+pub mod game;
+pub mod play;
+pub mod search;
 
-pub use action::{Move, MoveKind};
-pub use bots::{Bot, BotKind, ExpertBot, GreedyBot};
-pub use capture::{Opening, TableIndex};
-pub use card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
-pub use cardset::{CardSet, CardSetIter};
 pub use error::Error;
-pub use ismcts::IsmctsBot;
-pub use observe::{LazyView, View};
-pub use perft::{perft, perft_divide};
-pub use rng::Rng;
-pub use score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
-pub use solve::{
-    Horizon, PimcBot, Solution, Solver, analyze, analyze_to, determinize, is_open,
-    solver_shortcuts_exact,
-};
-pub use state::{Phase, Position, State};
-pub use variant::{
+pub use game::action::{Move, MoveKind};
+pub use game::capture::{Opening, TableIndex};
+pub use game::card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
+pub use game::cardset::{CardSet, CardSetIter};
+pub use game::perft::{perft, perft_divide};
+pub use game::rng::Rng;
+pub use game::rules::{
     Bermila, CaptureMode, Deal, Deck, Direction, FaceValues, Game, HAND_SIZE, LastPlaySweep,
     MissingSuit, OPENING_TABLE, OPTION_NAMES, OpeningSweeps, OptionValue, Options, PrimeCategory,
     PrimieraFigures, PrimieraMode, Redeal, Rules, Word,
 };
+pub use game::score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
+pub use game::state::{Phase, Position, State};
+pub use game::view::{LazyView, View};
+pub use game::world::{determinize, is_open};
+pub use play::bots::{Bot, BotKind};
+pub use play::expert::ExpertBot;
+pub use play::greedy::GreedyBot;
+pub use search::analysis::{analyze, analyze_to};
+pub use search::ismcts::IsmctsBot;
+pub use search::pimc::{Horizon, PimcBot};
+pub use search::solver::{Solution, Solver, solver_shortcuts_exact};

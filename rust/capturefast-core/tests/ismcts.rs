@@ -167,7 +167,7 @@ fn beats_random() {
         let deals = 40;
         let (mean, ci) = duplicate(
             &r,
-            &ismcts(capturefast_core::bots::ISMCTS_ITERATIONS),
+            &ismcts(capturefast_core::play::bots::ISMCTS_ITERATIONS),
             &kind(BotKind::Random),
             deals,
             2024,
@@ -236,7 +236,7 @@ fn strength_report() {
     let deals = env("ISMCTS_DEALS", 300);
     let iterations = env(
         "ISMCTS_ITERATIONS",
-        u64::from(capturefast_core::bots::ISMCTS_ITERATIONS),
+        u64::from(capturefast_core::play::bots::ISMCTS_ITERATIONS),
     ) as u32;
     for game in GAMES {
         decision_times(&Rules::profile(game, 2).unwrap(), iterations, 30);
@@ -262,7 +262,7 @@ fn strength_report() {
 fn simulate_seats_it_by_name() {
     // The batch simulation takes `ismcts` by name, also with optional capture (it never solves
     // exactly), and its results do not depend on the thread count.
-    use capturefast_core::sim::{Control, Mode, Plan, Player, run};
+    use capturefast_core::play::sim::{Control, Mode, Plan, Player, run};
     let r = rules(
         Game::Escoba,
         2,

@@ -5,9 +5,9 @@
 
 mod common;
 
-use capturefast_core::sim::{self, Control, Mode, Plan, Player};
+use capturefast_core::play::sim::{self, Control, Mode, Plan, Player};
 use capturefast_core::{
-    Bot, BotKind, CardSet, Game, IsmctsBot, LazyView, Options, Position, Rules, State, perft,
+    BotKind, CardSet, Game, IsmctsBot, LazyView, Options, Position, Rules, State, perft,
 };
 use common::{rules, word};
 

@@ -1,6 +1,6 @@
 //! Batch calls: long-running loops that release the GIL.
 //!
-//! `simulate_arrays` runs `capturefast_core::sim::run` and moves its result columns into numpy
+//! `simulate_arrays` runs `capturefast_core::play::sim::run` and moves its result columns into numpy
 //! arrays without copying. With only built-in bots the run is detached from the interpreter and
 //! uses every thread asked for; the calling thread polls every `sim::POLL_INTERVAL` for Ctrl-C
 //! (`check_signals`) and the progress callback. A seat may hold a Python object with a
@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use capturefast_core::sim::{self, Control, Mode, Plan, Player};
+use capturefast_core::play::sim::{self, Control, Mode, Plan, Player};
 use capturefast_core::{Bot, BotKind, LazyView, Move, Rules, View};
 use numpy::ndarray::Array2;
 use numpy::{Element, IntoPyArray};

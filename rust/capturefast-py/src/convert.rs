@@ -255,7 +255,7 @@ pub mod arg {
 
     /// A search's `worlds`: 1 to `MAX_WORLDS`, as a `pimc` bot's budget.
     pub fn worlds(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-        super::bounded(obj, "worlds", 1, capturefast_core::sim::MAX_WORLDS)
+        super::bounded(obj, "worlds", 1, capturefast_core::play::sim::MAX_WORLDS)
     }
 
     /// `threads`: 1 to `MAX_THREADS`, or `None` for one per core.

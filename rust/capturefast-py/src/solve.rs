@@ -2,7 +2,7 @@
 //! their batch forms. Every call releases the GIL; batch forms split the positions over threads,
 //! each with its own transposition table, and return results in input order.
 
-use capturefast_core::solve::{self as core_solve, Horizon, Solver};
+use capturefast_core::{Horizon, Solver};
 use capturefast_core::{Move, Rules, State};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -194,8 +194,8 @@ fn analyze_one(
     (worlds, seed, horizon): (u32, u64, Horizon),
 ) -> Result<CoreAnalysis, capturefast_core::Error> {
     let view = state.view(seat);
-    let exact = core_solve::is_open(&view);
-    let rows = core_solve::analyze_to(rules, &view, worlds, seed, horizon, solver)?;
+    let exact = capturefast_core::is_open(&view);
+    let rows = capturefast_core::analyze_to(rules, &view, worlds, seed, horizon, solver)?;
     Ok((
         rows.into_iter()
             .map(|(mv, m, e)| (mv, state.is_sweep(rules, mv), m, e))

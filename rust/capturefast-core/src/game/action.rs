@@ -7,9 +7,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::Card;
-use crate::cardset::CardSet;
 use crate::error::Error;
+use crate::game::card::Card;
+use crate::game::cardset::CardSet;
 
 /// What a move does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -3,9 +3,9 @@
 //! A capture is a set of specific table cards, so two equal cards give two options. Options come
 //! back sorted by mask, each exactly once.
 
-use crate::card::{Card, NUM_CARDS, Rank, Suit};
-use crate::cardset::CardSet;
-use crate::variant::{CaptureMode, OpeningSweeps, Rules};
+use crate::game::card::{Card, NUM_CARDS, Rank, Suit};
+use crate::game::cardset::CardSet;
+use crate::game::rules::{CaptureMode, OpeningSweeps, Rules};
 
 /// What the opening table means (S5, K6, E5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -496,7 +496,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{Game, OptionValue, Options};
+    use crate::game::rules::{Game, OptionValue, Options};
 
     fn set(cards: &[&str]) -> CardSet {
         cards.iter().map(|s| s.parse::<Card>().unwrap()).collect()

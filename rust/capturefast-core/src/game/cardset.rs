@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::card::{Card, NUM_CARDS};
+use crate::game::card::{Card, NUM_CARDS};
 
 /// A set of cards as a bit mask (bit `i` set iff card `i` is in the set).
 ///
@@ -182,7 +182,7 @@ impl fmt::Display for CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::{Rank, Suit};
+    use crate::game::card::{Rank, Suit};
 
     #[test]
     fn masks_match_their_cards() {

@@ -10,8 +10,8 @@
 //! move), so a finished hand counts 1 at any depth.
 
 use crate::error::Error;
-use crate::state::State;
-use crate::variant::Rules;
+use crate::game::rules::Rules;
+use crate::game::state::State;
 
 /// The number of sequences of `depth` legal moves from `state`, a sequence that ends the hand
 /// earlier counting once: 1 at depth 0 or on a finished hand, else the sum over the legal moves
@@ -82,7 +82,7 @@ fn count(rules: &Rules, state: &State, depth: u32, moves: &mut Vec<crate::Move>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Game;
+    use crate::game::rules::Game;
 
     /// Perft's recursion counted a second way: by walking every path to its end with an
     /// explicit stack, one leaf at a time.
@@ -156,10 +156,10 @@ mod tests {
         let state = State::new(&four, 1);
         assert!(perft(&two, &state, 3).is_err());
         assert!(perft_divide(&two, &state, 3).is_err());
-        let mut o = crate::variant::Options::new(Game::Chkobba, 4);
+        let mut o = crate::game::rules::Options::new(Game::Chkobba, 4);
         o.set(
             "deal",
-            &crate::variant::OptionValue::Str("scientifico".into()),
+            &crate::game::rules::OptionValue::Str("scientifico".into()),
         )
         .unwrap();
         let scientifico = Rules::new(o).unwrap();

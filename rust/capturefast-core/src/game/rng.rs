@@ -4,7 +4,7 @@
 //! (no generator whose output may change between crate versions) and the Python reference can
 //! reproduce every deal.
 
-use crate::card::{Card, NUM_CARDS};
+use crate::game::card::{Card, NUM_CARDS};
 
 /// `SplitMix64` (Steele, Lea, Flood 2014): one `u64` of state, cheap to copy with a [`State`].
 ///

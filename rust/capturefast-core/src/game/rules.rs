@@ -6,9 +6,9 @@
 
 use std::fmt;
 
-use crate::card::{Card, NUM_CARDS, NUM_RANKS, Rank};
-use crate::cardset::CardSet;
 use crate::error::Error;
+use crate::game::card::{Card, NUM_CARDS, NUM_RANKS, Rank};
+use crate::game::cardset::CardSet;
 
 /// The three games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

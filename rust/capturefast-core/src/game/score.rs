@@ -5,9 +5,9 @@
 //! 7=21 chart; figures per `primiera_figures`, decided per `primiera_mode`) or, in Chkobba, the
 //! bermila (per `bermila`). Bonuses (docs/variants.md "Scoring") are reported apart, by name.
 
-use crate::card::{Card, NUM_RANKS, NUM_SUITS, Rank, suit_bytes};
-use crate::cardset::CardSet;
-use crate::variant::{
+use crate::game::card::{Card, NUM_RANKS, NUM_SUITS, Rank, suit_bytes};
+use crate::game::cardset::CardSet;
+use crate::game::rules::{
     Bermila, Game, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
 };
 
@@ -21,7 +21,28 @@ const PRIMIERA_POINTS_ZERO: [u16; 10] = [16, 12, 13, 14, 15, 18, 21, 0, 0, 0];
 /// Rank indices in decreasing primiera points: 7, 6, A, 5, 4, 3, 2, then the figures K, Q, J
 /// (equal points under `flat` and `zero` go to the higher card, as the reference does; under
 /// `graded` this is their order of points).
-const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 9, 8, 7];
+pub(crate) const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 9, 8, 7];
+
+/// Per suit, `weight[r]` of the rank `r` of the suit's best primiera card in `pile` (0 for a
+/// suit missing from it), one byte per suit (suit `s` in bits `8s..8s + 8`; weights below 256).
+/// The one walk of the primiera chart: the scoring reads the best cards' ranks from it, the
+/// greedy bot their points and the solver their primiera codes.
+///
+/// Every rank is looked at in chart order, none skipped: a rank counts in the suits that no
+/// earlier rank filled (stopping at the last suit found mispredicted).
+#[inline]
+pub(crate) fn suit_best(pile: CardSet, weight: &[u32; NUM_RANKS]) -> u32 {
+    let (mut found, mut out) = (0u64, 0u32);
+    for &r in &PRIMIERA_ORDER {
+        let first = (pile.0 >> (4 * r)) & 0xF & !found;
+        out |= suit_bytes(first) * weight[r];
+        found |= first;
+    }
+    out
+}
+
+/// Rank index + 1 by rank: [`suit_best`] with these weights gives each suit's best rank + 1.
+const RANK_PLUS_ONE: [u32; NUM_RANKS] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /// The `most_sevens` / `cascade` order: sevens, sixes, aces, fives, fours, threes, twos (V-S3
 /// "then sixes, aces…", V-K2 "6s, then A, 5, 4…").
@@ -143,21 +164,20 @@ impl Rules {
     /// cards' points summed, a missing suit per `primiera_missing_suit`.
     pub fn primiera_detail(&self, pile: CardSet) -> ([Option<Card>; NUM_SUITS], Option<u16>) {
         let points = self.primiera_points();
-        // Every rank in chart order, none skipped (stopping at each suit's first card
-        // mispredicted): a rank counts in the suits that no earlier rank filled.
-        let (mut found, mut total, mut ranks) = (0u64, 0u16, 0u32);
-        for &r in &PRIMIERA_ORDER {
-            let first = (pile.0 >> (4 * r)) & 0xF & !found;
-            total += first.count_ones() as u16 * points[r];
-            // Byte `suit` of `ranks`: the best card's rank + 1, 0 for none.
-            ranks |= suit_bytes(first) * (r as u32 + 1);
-            found |= first;
+        // Byte `suit` of `ranks`: the best card's rank + 1, 0 for none.
+        let ranks = suit_best(pile, &RANK_PLUS_ONE);
+        let (mut total, mut suits) = (0u16, 0);
+        for suit in 0..NUM_SUITS {
+            if let Some(rank) = ((ranks >> (8 * suit)) & 0xFF).checked_sub(1) {
+                total += points[rank as usize];
+                suits += 1;
+            }
         }
         let best = std::array::from_fn(|suit| {
             let rank = ((ranks >> (8 * suit)) & 0xFF).checked_sub(1)?;
             Card::new((rank * 4 + suit as u32) as u8)
         });
-        let valid = found == 0xF || self.options().primiera_missing_suit == MissingSuit::Zero;
+        let valid = suits == NUM_SUITS || self.options().primiera_missing_suit == MissingSuit::Zero;
         (best, valid.then_some(total))
     }
 
@@ -343,7 +363,7 @@ fn majority_u32(a: u32, b: u32) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{Game, OptionValue, Options};
+    use crate::game::rules::{Game, OptionValue, Options};
 
     fn set(cards: &[&str]) -> CardSet {
         cards.iter().map(|s| s.parse::<Card>().unwrap()).collect()

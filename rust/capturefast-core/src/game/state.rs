@@ -4,14 +4,14 @@
 //! search or a simulation copies 130 bytes per node and shares one rules table. The deal order of
 //! the current hand lives in `deck`; `deck[deck_pos..]` is the stock (docs/conventions.md).
 
-use crate::action::{Move, MoveKind};
-use crate::capture::{TableIndex, keep_fewest};
-use crate::card::{Card, NUM_CARDS, Rank, Suit};
-use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::rng::Rng;
-use crate::score::HandScore;
-use crate::variant::{CaptureMode, Deal, Game, LastPlaySweep, OpeningSweeps, Rules, Word};
+use crate::game::action::{Move, MoveKind};
+use crate::game::capture::{TableIndex, keep_fewest};
+use crate::game::card::{Card, NUM_CARDS, Rank, Suit};
+use crate::game::cardset::CardSet;
+use crate::game::rng::Rng;
+use crate::game::rules::{CaptureMode, Deal, Game, LastPlaySweep, OpeningSweeps, Rules, Word};
+use crate::game::score::HandScore;
 
 const NO_SEAT: u8 = u8::MAX;
 /// `claim` when no card may be claimed.

@@ -7,9 +7,9 @@
 //! that never reads it (the uniform baselines) costs the simulation no view at all. It exposes
 //! nothing but that view.
 
-use crate::card::Card;
-use crate::cardset::CardSet;
-use crate::state::{Phase, State};
+use crate::game::card::Card;
+use crate::game::cardset::CardSet;
+use crate::game::state::{Phase, State};
 
 /// One seat's view of a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,8 +187,8 @@ impl<'a> From<&'a View> for LazyView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use crate::variant::{Game, Rules};
+    use crate::game::rng::Rng;
+    use crate::game::rules::{Game, Rules};
 
     #[test]
     fn lazy_fields_are_the_view_s() {

@@ -29,16 +29,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::action::Move;
-use crate::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
 use crate::error::Error;
-use crate::ismcts::IsmctsBot;
-use crate::observe::LazyView;
-use crate::rng::Rng;
-use crate::score::HandScore;
-use crate::solve::{Horizon, PimcBot};
-use crate::state::State;
-use crate::variant::Rules;
+use crate::game::action::Move;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::game::score::HandScore;
+use crate::game::state::State;
+use crate::game::view::LazyView;
+use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
+use crate::search::ismcts::IsmctsBot;
+use crate::search::pimc::{Horizon, PimcBot};
 
 /// Plays the current hand of `state` to its end with uniformly random legal moves drawn from
 /// `rng`, and returns its score. `moves` is a scratch buffer. `rules` must be those the state
@@ -997,7 +997,7 @@ fn run_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Game;
+    use crate::game::rules::Game;
 
     fn bots(names: &[&str]) -> Vec<Player> {
         names
@@ -1190,7 +1190,7 @@ mod tests {
             format!("matches must be from 1 to {MAX_ITEMS}, got: 0")
         );
         // Whole-hand PIMC needs compulsory capture; the default round horizon does not.
-        let mut o = crate::variant::Options::new(Game::Escoba, 2);
+        let mut o = crate::game::rules::Options::new(Game::Escoba, 2);
         o.compulsory_capture = false;
         let optional = Rules::new(o).unwrap();
         let players = |spec: &str| {

@@ -13,11 +13,12 @@
 //! scored exactly, so the last round of a 2-player hand, where nothing is hidden, is solved
 //! exactly.
 
-use crate::action::{Move, MoveKind};
-use crate::bots::{count_of_value, pile_equity, sweep_scores, sweep_value};
-use crate::cardset::CardSet;
-use crate::state::State;
-use crate::variant::{HAND_SIZE, Rules};
+use crate::eval::equity::pile_equity;
+use crate::eval::sweep::{count_of_value, sweep_scores, sweep_value};
+use crate::game::action::{Move, MoveKind};
+use crate::game::cardset::CardSet;
+use crate::game::rules::{HAND_SIZE, Rules};
+use crate::game::state::State;
 
 /// The deepest the search goes from a decision: a whole round of three-card hands for 2 players
 /// (6 plays), two turns around the table for 4 (8 of the round's 12 plays, which would cost
@@ -32,7 +33,7 @@ pub fn max_plies(rules: &Rules) -> u32 {
 }
 
 /// A depth-limited alpha-beta search from the side of one seat, with its move buffers.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct RoundSearch {
     moves: Vec<Vec<Move>>,
     nodes: u64,
@@ -202,9 +203,9 @@ fn plays_left_in_round(state: &State) -> u32 {
 #[allow(clippy::float_cmp)] // The search must give exactly the reference values.
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use crate::solve::Solver;
-    use crate::variant::{Game, OptionValue, Options};
+    use crate::game::rng::Rng;
+    use crate::game::rules::{Game, OptionValue, Options};
+    use crate::search::solver::Solver;
 
     /// A state of random play with at most `left` cards still to play.
     fn random_position(rules: &Rules, left: u32, rng: &mut Rng) -> Option<State> {

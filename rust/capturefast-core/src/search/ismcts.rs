@@ -29,13 +29,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::action::{Move, MoveKind};
-use crate::bots::Bot;
-use crate::observe::LazyView;
-use crate::rng::Rng;
-use crate::solve::determinize;
-use crate::state::State;
-use crate::variant::Rules;
+use crate::game::action::{Move, MoveKind};
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::game::state::State;
+use crate::game::view::LazyView;
+use crate::game::world::determinize;
 
 /// Iterations per decision of the built-in `ismcts` bot: 4000 beat `expert` in all three games
 /// over 1000 duplicate deals, where 1000 did not (README, "Simulation, bots and tournaments").
@@ -261,8 +260,10 @@ fn hand_value(rules: &Rules, state: &State, side: usize) -> f64 {
     })
 }
 
-impl Bot for IsmctsBot {
-    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+impl IsmctsBot {
+    /// The most visited move after the iterations (`legal` never empty: the view's legal
+    /// moves).
+    pub fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         if legal.len() == 1 {
             return legal[0];
         }

@@ -1,4 +1,4 @@
-//! Exact solver for open positions, and the PIMC bot built on it.
+//! Exact solver for open positions.
 //!
 //! # The value of a position
 //! Once every card is known, stock order included, the rest of a hand is a deterministic game
@@ -65,21 +65,16 @@
 //! information Monte Carlo), and [`PimcBot`] plays the move with the best mean, searching each
 //! world to the end of the round by default ([`Horizon`], `horizon.rs`) or solving it here.
 
-use std::time::{Duration, Instant};
-
-use crate::action::{Move, MoveKind};
-use crate::bots::{Best, Bot};
-use crate::capture::TableIndex;
-use crate::card::{Card, NUM_CARDS, Rank};
-use crate::cardset::CardSet;
 use crate::error::Error;
-use crate::horizon::RoundSearch;
-use crate::observe::{LazyView, View};
-use crate::rng::Rng;
-use crate::state::{Phase, Position, State};
-use crate::variant::{
-    Bermila, Game, LastPlaySweep, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
+use crate::game::action::{Move, MoveKind};
+use crate::game::capture::TableIndex;
+use crate::game::card::{Card, NUM_RANKS, Rank};
+use crate::game::cardset::CardSet;
+use crate::game::rules::{
+    Bermila, LastPlaySweep, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
 };
+use crate::game::score::suit_best;
+use crate::game::state::{Phase, State};
 
 /// Whether the solver's shortcuts (see the module doc) are exact under `rules`. They read:
 /// - scoring: the four categories and sweeps only, as `category_diff`, the pile reduction
@@ -1023,41 +1018,17 @@ fn stock_hash(state: &State) -> u64 {
     h
 }
 
-/// Nibble spread: bit `i` of a 4-bit mask becomes the low bit of nibble `i`.
-const SPREAD: [u64; 16] = {
-    let mut t = [0u64; 16];
-    let mut m = 0;
-    while m < 16 {
-        let mut i = 0;
-        while i < 4 {
-            if m >> i & 1 == 1 {
-                t[m] |= 1 << (4 * i);
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
 /// Per suit (nibble `s`), a code of the best primiera card of `pile` in that suit: 8 for a
 /// seven, 7 a six, 6 an ace, 5..2 for five down to two, 1 a figure, 0 none. Equal codes are
 /// equal primiera points, so the code is all the primiera can ever read of the suit.
 fn best_codes(pile: CardSet) -> u64 {
-    let p = pile.0;
-    let nib = |rank: usize| (p >> (4 * rank)) & 0xF;
-    // Ranks by decreasing primiera points, with their codes.
-    let order = [(6, 8), (5, 7), (0, 6), (4, 5), (3, 4), (2, 3), (1, 2)];
-    let mut open = 0xF;
-    let mut out = 0;
-    for (rank, code) in order {
-        let new = nib(rank) & open;
-        out |= SPREAD[new as usize] * code;
-        open &= !new;
-    }
-    let figures = (nib(7) | nib(8) | nib(9)) & open;
-    out | SPREAD[figures as usize]
+    // One byte per suit from the chart walk, packed into one nibble per suit.
+    let b = u64::from(suit_best(pile, &CODES));
+    (b & 0xF) | ((b >> 4) & 0xF0) | ((b >> 8) & 0xF00) | ((b >> 12) & 0xF000)
 }
+
+/// The primiera code of each rank (see [`best_codes`]), as the weights of [`suit_best`].
+const CODES: [u32; NUM_RANKS] = [6, 2, 3, 4, 5, 7, 8, 1, 1, 1];
 
 /// What scoring can still read of the two piles, given which cards are still live (fixed by the
 /// rest of the key): see the module doc.
@@ -1135,388 +1106,6 @@ fn mum(a: u64, b: u64) -> u64 {
     (r as u64) ^ ((r >> 64) as u64)
 }
 
-// ----- hidden information -----
-
-/// Whether the view hides nothing that matters: 2 players and an empty stock, so the unseen
-/// cards are exactly the opponent's hand and one world is the truth.
-pub fn is_open(view: &View) -> bool {
-    view.num_players == 2 && view.stock_size == 0 && view.phase == Phase::Play
-}
-
-/// A complete position drawn uniformly among those consistent with what `view` shows: the other
-/// hands (of the sizes shown) and the stock, in a uniformly random order, dealt from the unseen
-/// cards; a cut card the seat was not shown is one of them too. Reads nothing but the view.
-pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, Error> {
-    if view.num_players != rules.num_players() {
-        return Err(Error::Position(format!(
-            "the view is for {} players, the rules for {}",
-            view.num_players,
-            rules.num_players()
-        )));
-    }
-    let Some(to_move) = view.to_move else {
-        return Err(Error::IllegalMove(
-            "the hand is over: nothing is hidden".to_string(),
-        ));
-    };
-    let mut pool: Vec<Card> = view.unseen.iter().collect();
-    // Fisher-Yates, like the deal.
-    for i in (1..pool.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        pool.swap(i, j);
-    }
-    let seed = rng.next_u64();
-    if view.phase == Phase::Cut {
-        return cut_world(rules, view, to_move, &pool, seed);
-    }
-    let n = usize::from(view.num_players);
-    let hidden: usize = (0..n)
-        .filter(|&s| s != usize::from(view.seat))
-        .map(|s| usize::from(view.hand_sizes[s]))
-        .sum();
-    if hidden + usize::from(view.stock_size) != pool.len() {
-        return Err(Error::Position(format!(
-            "the view hides {} cards, but its other hands and stock hold {}",
-            pool.len(),
-            hidden + usize::from(view.stock_size)
-        )));
-    }
-    let mut rest = pool.as_slice();
-    let mut hands = vec![CardSet::EMPTY; n];
-    for (s, hand) in hands.iter_mut().enumerate() {
-        if s == usize::from(view.seat) {
-            *hand = view.hand;
-        } else {
-            let (take, more) = rest.split_at(usize::from(view.hand_sizes[s]));
-            *hand = take.iter().copied().collect();
-            rest = more;
-        }
-    }
-    let p = Position {
-        hands,
-        table: view.table,
-        stock: rest.to_vec(),
-        to_move,
-        dealer: view.dealer,
-        last_capturer: view.last_capturer,
-        piles: view.piles,
-        sweeps: view.sweeps,
-        scores: view.scores,
-        seed,
-    };
-    let state = State::from_position(rules, &p)?;
-    if view.declared == [0, 0] && view.claimable.is_none() {
-        return Ok(state);
-    }
-    // A `Position` holds neither the hand's declaration points nor a renuncio claim: they are
-    // the last three bytes of the state's encoding (declared per side, the claimable card).
-    let mut b = state.encode(rules);
-    let n = b.len();
-    b[n - 3..n - 1].copy_from_slice(&view.declared);
-    b[n - 1] = view.claimable.map_or(u8::MAX, Card::id);
-    State::decode(rules, &b)
-}
-
-/// A Chkobba cut decision (K5): the cut card (shown to the cutter, else drawn from `pool`) and
-/// the stock in `pool`'s order. `Position` describes play positions only, so the state is built
-/// through its versioned byte encoding (`State::encode`'s layout), which `decode` validates.
-fn cut_world(
-    rules: &Rules,
-    view: &View,
-    to_move: u8,
-    pool: &[Card],
-    seed: u64,
-) -> Result<State, Error> {
-    let (cut, stock) = match view.cut_card {
-        Some(c) => (c, pool),
-        None => match pool.split_first() {
-            Some((&c, rest)) => (c, rest),
-            None => return Err(Error::Position("no card left for the cut".to_string())),
-        },
-    };
-    if stock.len() != NUM_CARDS - 1 || rules.game() != Game::Chkobba {
-        return Err(Error::Position(
-            "a cut decision needs a Chkobba view with 39 cards in the stock".to_string(),
-        ));
-    }
-    let mut b = Vec::with_capacity(crate::state::ENCODED_LEN);
-    // The encoding's version, as the state writes it.
-    let version = State::new(rules, seed).encode(rules)[0];
-    // Header: version, players, dealer, to move, last capturer (none), phase (cut), cut card,
-    // winner (none), deck position, game (chkobba).
-    b.extend_from_slice(&[
-        version,
-        view.num_players,
-        view.dealer,
-        to_move,
-        u8::MAX,
-        0,
-        cut.id(),
-        u8::MAX,
-        1,
-        2,
-    ]);
-    // Four hands, the table and two piles: all empty.
-    b.extend_from_slice(&[0u8; 56]);
-    b.push(cut.id());
-    b.extend(stock.iter().map(|c| c.id()));
-    b.extend_from_slice(&view.sweeps);
-    for s in view.scores {
-        b.extend_from_slice(&s.to_le_bytes());
-    }
-    b.extend_from_slice(&seed.to_le_bytes());
-    b.extend_from_slice(&0u32.to_le_bytes());
-    // Version 2: declaration points per side (none before the deal), no renuncio claim.
-    b.extend_from_slice(&[0, 0, u8::MAX]);
-    let state = State::decode(rules, &b)?;
-    debug_assert_eq!(state.cut_card(), Some(cut));
-    debug_assert_eq!(state.stock(), stock);
-    Ok(state)
-}
-
-/// Per legal move of the viewer (in legal-move order): the move, its mean exact value over
-/// `worlds` determinized worlds, and the standard error of that mean. An open view
-/// ([`is_open`]) is solved once, with standard error 0. Worlds are drawn from `seed`.
-pub fn analyze(
-    rules: &Rules,
-    view: &View,
-    worlds: u32,
-    seed: u64,
-    solver: &mut Solver,
-) -> Result<Vec<(Move, f64, f64)>, Error> {
-    analyze_to(rules, view, worlds, seed, Horizon::Hand, solver)
-}
-
-/// [`analyze`] with each world searched to `horizon`: [`Horizon::Hand`] solves it exactly to the
-/// end of the hand (what `analyze` does); [`Horizon::Round`] searches it as the PIMC bot does,
-/// to the end of the round, where the piles are valued by their expected category points.
-pub fn analyze_to(
-    rules: &Rules,
-    view: &View,
-    worlds: u32,
-    seed: u64,
-    horizon: Horizon,
-    solver: &mut Solver,
-) -> Result<Vec<(Move, f64, f64)>, Error> {
-    if view.to_move != Some(view.seat) {
-        return Err(Error::IllegalMove(format!(
-            "seat {} is not to move: nothing to analyze",
-            view.seat
-        )));
-    }
-    if worlds == 0 {
-        return Err(Error::Variant(
-            "analyze needs at least one world, got: 0".to_string(),
-        ));
-    }
-    let mut round = RoundSearch::default();
-    let fresh = worlds > 1 && !is_open(view);
-    let sums = world_sums(
-        rules,
-        view,
-        worlds,
-        seed,
-        None,
-        &mut |world, legal, values| {
-            let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
-            search_world(rules, world, legal, solver, fresh, &mut round, values)
-        },
-    )?;
-    let n = f64::from(sums.worlds);
-    Ok(sums
-        .moves
-        .iter()
-        .zip(sums.sum.iter().zip(&sums.sum2))
-        .map(|(&mv, (&sum, &sum2))| {
-            let mean = sum / n;
-            let se = if sums.worlds > 1 {
-                let var = (sum2 - sum * mean) / (n - 1.0);
-                (var.max(0.0) / n).sqrt()
-            } else {
-                0.0
-            };
-            (mv, mean, se)
-        })
-        .collect())
-}
-
-/// The viewer's legal moves with the sum and sum of squares of each one's values over the
-/// worlds searched.
-struct WorldSums {
-    worlds: u32,
-    moves: Vec<Move>,
-    sum: Vec<f64>,
-    sum2: Vec<f64>,
-}
-
-/// Writes the value of each of the legal moves (the slice) in a world into the vector.
-type ValueWorld<'a> = dyn FnMut(&State, &[Move], &mut Vec<f32>) -> Result<(), Error> + 'a;
-
-/// Draws up to `worlds` worlds from `seed` consistent with `view` (one when it is open), stopping
-/// early once `limit` has passed (after at least one), and sums the values `value_world` gives
-/// each legal move of the viewer in each world (the moves are the same in every world: they
-/// depend only on its hand, the table and a cut card it was shown).
-fn world_sums(
-    rules: &Rules,
-    view: &View,
-    worlds: u32,
-    seed: u64,
-    limit: Option<Duration>,
-    value_world: &mut ValueWorld,
-) -> Result<WorldSums, Error> {
-    let worlds = if is_open(view) { 1 } else { worlds };
-    let mut rng = Rng::new(seed);
-    let start = Instant::now();
-    let mut out = WorldSums {
-        worlds: 0,
-        moves: Vec::new(),
-        sum: Vec::new(),
-        sum2: Vec::new(),
-    };
-    let mut values = Vec::new();
-    for w in 0..worlds {
-        if w > 0 && limit.is_some_and(|limit| start.elapsed() >= limit) {
-            break;
-        }
-        let world = determinize(rules, view, &mut rng)?;
-        if w == 0 {
-            world.legal_moves(rules, &mut out.moves);
-            out.sum.resize(out.moves.len(), 0.0);
-            out.sum2.resize(out.moves.len(), 0.0);
-        }
-        value_world(&world, &out.moves, &mut values)?;
-        for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
-            let v = f64::from(v);
-            *s += v;
-            *s2 += v * v;
-        }
-        out.worlds = w + 1;
-    }
-    Ok(out)
-}
-
-/// The value of each of `legal` in `world` for the side to move: solved exactly by `solver`
-/// (to the end of the hand, its table cleared first if `fresh`) if there is one, else searched
-/// to the end of the round.
-fn search_world(
-    rules: &Rules,
-    world: &State,
-    legal: &[Move],
-    solver: Option<&mut Solver>,
-    fresh: bool,
-    round: &mut RoundSearch,
-    values: &mut Vec<f32>,
-) -> Result<(), Error> {
-    let Some(solver) = solver else {
-        round.move_values(rules, world, legal, values);
-        return Ok(());
-    };
-    if fresh {
-        // Worlds share almost no positions (their stocks and hidden hands differ): each gets
-        // the whole table.
-        solver.clear();
-    }
-    let sol = solver.solve(rules, world)?;
-    debug_assert!(legal.iter().zip(&sol.move_values).all(|(a, b)| *a == b.0));
-    values.clear();
-    values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
-    Ok(())
-}
-
-/// Entries of the PIMC bot's table: 4 MiB, allocated on its first real decision.
-const PIMC_TT_ENTRIES: usize = 1 << 18;
-
-/// How far the PIMC bot searches each sampled world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Horizon {
-    /// To the end of the current round (or [`horizon::max_plies`](crate::horizon::max_plies)
-    /// plays), valuing the piles there by their expected category points: the world's stock
-    /// order, which no player knows, never decides a move. The default.
-    Round,
-    /// To the end of the hand, exactly ([`Solver`]), as if the world's stock order were known.
-    Hand,
-}
-
-/// Perfect-information Monte Carlo: each decision draws `worlds` worlds consistent with the view
-/// ([`determinize`]), searches each to its [`Horizon`], and plays the move with the best mean
-/// value (exact ties broken by the bot's generator). Deterministic under its seed.
-#[derive(Debug)]
-pub struct PimcBot {
-    worlds: u32,
-    horizon: Horizon,
-    time_limit: Option<Duration>,
-    rng: Rng,
-    solver: Option<Solver>,
-    round: RoundSearch,
-}
-
-impl PimcBot {
-    /// A PIMC bot sampling `worlds` worlds per decision (at least 1), drawing from `seed`,
-    /// searching each to the end of the round ([`Horizon::Round`]).
-    pub fn new(worlds: u32, seed: u64) -> PimcBot {
-        PimcBot::with_horizon(worlds, Horizon::Round, seed)
-    }
-
-    /// A PIMC bot searching each world to `horizon`.
-    pub fn with_horizon(worlds: u32, horizon: Horizon, seed: u64) -> PimcBot {
-        PimcBot {
-            worlds: worlds.max(1),
-            horizon,
-            time_limit: None,
-            rng: Rng::new(seed),
-            solver: None,
-            round: RoundSearch::default(),
-        }
-    }
-
-    /// Search nodes visited so far.
-    pub fn nodes(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::nodes) + self.round.nodes()
-    }
-
-    /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
-    /// least one is searched). A time limit makes the choices depend on the machine's speed.
-    pub fn with_time_limit(mut self, limit: Duration) -> PimcBot {
-        self.time_limit = Some(limit);
-        self
-    }
-}
-
-impl Bot for PimcBot {
-    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        let view = &view.get();
-        let seed = self.rng.next_u64();
-        let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
-        let fresh = self.worlds > 1 && !is_open(view);
-        let sums = world_sums(
-            rules,
-            view,
-            self.worlds,
-            seed,
-            self.time_limit,
-            &mut |w, l, v| {
-                let solver = (horizon == Horizon::Hand)
-                    .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
-                search_world(rules, w, l, solver, fresh, round, v)
-            },
-        );
-        // Only a view that is not the seat's turn fails, or a world too large for the exact
-        // search of a variant (`horizon = hand`): a bot is never asked the first.
-        let Ok(sums) = sums else {
-            return legal[0];
-        };
-        // Every move has the same number of worlds: compare the sums.
-        let mut best = Best::new(f64::MIN, legal[0]);
-        for (&mv, &sum) in sums.moves.iter().zip(&sums.sum) {
-            best.offer(&mut self.rng, sum, mv);
-        }
-        best.choice
-    }
-}
-
 /// A stored bound pair `lo..=hi` of a position against the window `alpha..beta`: the value when
 /// the bounds settle it, else `None` with the window narrowed to them.
 fn use_bounds(lo: i32, hi: i32, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
@@ -1534,7 +1123,8 @@ fn use_bounds(lo: i32, hi: i32, alpha: &mut i32, beta: &mut i32) -> Option<i32> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{OptionValue, Options};
+    use crate::game::rng::Rng;
+    use crate::game::rules::{Game, OptionValue, Options};
 
     #[test]
     fn category_diff_agrees_with_the_scoring() {

@@ -1,0 +1,229 @@
+//! The expected category points of two piles, with the cards not yet in a pile split in
+//! expectation: the evaluation of the expert bot and of the round search's horizon.
+
+use crate::game::card::{Card, NUM_SUITS, Rank, Suit};
+use crate::game::cardset::CardSet;
+use crate::game::rules::{PrimeCategory, Rules};
+use crate::game::score::{PRIMIERA_ORDER, PRIMIERA_POINTS};
+
+/// Variance of the number of remaining cards a side will capture, per card, relative to a fair
+/// coin per card: captures come in clumps of two or three cards. (1 or 4 play no differently.)
+const CARD_SPREAD: f32 = 2.0;
+
+/// Expected category points of side `me` minus the other side's, from the piles alone: each
+/// category is the chance of winning it minus the chance of losing it, with the cards not yet in
+/// a pile split evenly in expectation (exact once every card is in a pile). Sweeps and
+/// declarations are not counted.
+pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 {
+    let (m, o) = (piles[me], piles[1 - me]);
+    if (m | o) == CardSet::FULL {
+        // Every card is in a pile: the categories are decided exactly.
+        let s = rules.score(piles, [0, 0], [0, 0]);
+        return s
+            .awards
+            .iter()
+            .flatten()
+            .map(|&side| if usize::from(side) == me { 1.0 } else { -1.0 })
+            .sum();
+    }
+    let mut e = majority_equity(m.len(), o.len(), 20, CARD_SPREAD)
+        + coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len());
+    if m.contains(Card::SEVEN_OF_COINS) {
+        e += 1.0;
+    } else if o.contains(Card::SEVEN_OF_COINS) {
+        e -= 1.0;
+    }
+    e + match rules.prime_category() {
+        PrimeCategory::Primiera => primiera_equity(m, o),
+        PrimeCategory::Bermila => bermila_equity(m, o),
+    }
+}
+
+/// Standard normal distribution function (Abramowitz–Stegun 7.1.26 erf, error below 1.5e-7).
+fn phi(x: f32) -> f32 {
+    let z = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let poly = t
+        * (0.254_829_6
+            + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
+    let erf = 1.0 - poly * (-z * z).exp();
+    if x >= 0.0 {
+        0.5 * (1.0 + erf)
+    } else {
+        0.5 * (1.0 - erf)
+    }
+}
+
+/// P(we end with more than `half`) - P(they do), of `2 * half` cards in all, with `ours` and
+/// `theirs` taken so far and the rest split as a normal around half each, `spread` times a fair
+/// coin's variance.
+fn majority_equity(ours: u32, theirs: u32, half: u32, spread: f32) -> f32 {
+    if ours > half {
+        return 1.0;
+    }
+    if theirs > half {
+        return -1.0;
+    }
+    let out = 2 * half - ours - theirs;
+    if out == 0 {
+        return 0.0;
+    }
+    let mean = out as f32 / 2.0;
+    let sd = (spread * out as f32 / 4.0).sqrt();
+    // We win taking at least half + 1 - ours of the rest, they when we take at most
+    // half - 1 - ours.
+    let need = half as f32 - ours as f32 - mean;
+    let win = 1.0 - phi((need + 0.5) / sd);
+    let lose = phi((need - 0.5) / sd);
+    win - lose
+}
+
+/// Binomial coefficients up to 10: the coins, sevens and sixes still out.
+const BINOMIAL: [[u16; 11]; 11] = {
+    let mut t = [[0u16; 11]; 11];
+    let mut n = 0;
+    while n <= 10 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Equity of a majority of `total` cards (more than half wins, a tie nobody) with each card
+/// still out going to either side with even chance.
+fn even_split_equity(ours: u32, theirs: u32, total: u32) -> f32 {
+    split_equity(ours, theirs, total, 0.0)
+}
+
+/// Equity of a majority of `total` cards, the cards out split evenly at random, scoring
+/// `on_tie` when the counts end equal.
+fn split_equity(ours: u32, theirs: u32, total: u32, on_tie: f32) -> f32 {
+    debug_assert!(ours + theirs <= total, "a card counted in both piles");
+    let out = total.saturating_sub(ours + theirs);
+    let mut equity = 0.0;
+    for k in 0..=out {
+        let chance = f32::from(BINOMIAL[out as usize][k as usize]) / (1u32 << out) as f32;
+        equity += chance
+            * match (ours + k).cmp(&(theirs + out - k)) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Less => -1.0,
+                std::cmp::Ordering::Equal => on_tie,
+            };
+    }
+    equity
+}
+
+fn coin_equity(ours: u32, theirs: u32) -> f32 {
+    even_split_equity(ours, theirs, 10)
+}
+
+/// Bermila (K14): more sevens; sevens tied, more sixes.
+fn bermila_equity(ours: CardSet, theirs: CardSet) -> f32 {
+    let sevens = CardSet::rank(Rank::SEVEN.index());
+    let sixes = CardSet::rank(Rank::SIX.index());
+    let on_tie = even_split_equity((ours & sixes).len(), (theirs & sixes).len(), 4);
+    split_equity((ours & sevens).len(), (theirs & sevens).len(), 4, on_tie)
+}
+
+/// Primiera / setenta: per suit, the difference of the two sides' best cards when each card
+/// still out goes to either side with even chance (only the best card out that each side gets
+/// matters); the suits' differences are summed as a normal. A missing suit counts 0, which
+/// loses the suit by at least 10: close to the invalid primiera of S-A2.
+fn primiera_equity(ours: CardSet, theirs: CardSet) -> f32 {
+    let mut mean = 0.0f32;
+    let mut var = 0.0f32;
+    for suit in 0..NUM_SUITS {
+        // Primiera points of the suit's cards still out, best first, and each side's best.
+        let mut out = [0f32; 10];
+        let mut n_out = 0;
+        let (mut our_best, mut their_best) = (0f32, 0f32);
+        for &rank in &PRIMIERA_ORDER {
+            let card = Card::of(Rank::new(rank as u8).expect("rank < 10"), Suit::ALL[suit]);
+            let points = f32::from(PRIMIERA_POINTS[rank]);
+            if ours.contains(card) {
+                our_best = our_best.max(points);
+            } else if theirs.contains(card) {
+                their_best = their_best.max(points);
+            } else {
+                out[n_out] = points;
+                n_out += 1;
+            }
+        }
+        if n_out == 0 {
+            mean += our_best - their_best;
+            continue;
+        }
+        // The best card out goes to us (half the time) or to them; the other side's best is
+        // then raised by the first later card that goes its way, each with half the chance of
+        // the one before.
+        let rest = &out[1..n_out];
+        let (mean_us, sq_us) = suit_branch(our_best.max(out[0]), their_best, rest);
+        let (mean_them, sq_them) = suit_branch(their_best.max(out[0]), our_best, rest);
+        let suit_mean = 0.5 * (mean_us - mean_them);
+        mean += suit_mean;
+        var += (0.5 * (sq_us + sq_them) - suit_mean * suit_mean).max(0.0);
+    }
+    if var < 1e-6 {
+        return if mean > 0.25 {
+            1.0
+        } else if mean < -0.25 {
+            -1.0
+        } else {
+            0.0
+        };
+    }
+    let sd = var.sqrt();
+    (1.0 - phi((0.5 - mean) / sd)) - phi((-0.5 - mean) / sd)
+}
+
+/// Mean and second moment of `x - y_final`, where the other side's best is `y` raised by the
+/// first card of `rest` that goes its way (each next card half as likely to be that one).
+fn suit_branch(x: f32, y: f32, rest: &[f32]) -> (f32, f32) {
+    let mut p = 0.5f32;
+    let mut e1 = 0.0;
+    let mut e2 = 0.0;
+    for &c in rest {
+        let d = x - y.max(c);
+        e1 += p * d;
+        e2 += p * d * d;
+        p *= 0.5;
+    }
+    // None of the rest goes their way: probability 2p.
+    let d = x - y;
+    e1 += 2.0 * p * d;
+    e2 += 2.0 * p * d * d;
+    (e1, e2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_distribution_function() {
+        assert!((phi(0.0) - 0.5).abs() < 1e-6);
+        assert!((phi(1.96) - 0.975).abs() < 1e-3);
+        assert!((phi(-1.0) - 0.158_655).abs() < 1e-4);
+    }
+
+    #[test]
+    fn category_equities_are_exact_when_decided() {
+        assert!((majority_equity(21, 3, 20, 2.0) - 1.0).abs() < 1e-6);
+        assert!((majority_equity(20, 20, 20, 2.0)).abs() < 1e-6);
+        assert!((coin_equity(6, 0) - 1.0).abs() < 1e-6);
+        assert!(coin_equity(5, 5).abs() < 1e-6);
+        // Four coins out: we need 1 of 4 for 6, they all 4 for 6; 5-5 otherwise a tie.
+        assert!((coin_equity(5, 1) - (15.0 / 16.0 - 0.0)).abs() < 1e-6);
+        assert!(even_split_equity(2, 2, 4).abs() < 1e-6);
+        let all = CardSet::FULL;
+        let sevens = CardSet::rank(Rank::SEVEN.index());
+        assert!((primiera_equity(sevens, CardSet::EMPTY) - 1.0).abs() < 0.05);
+        assert!((bermila_equity(sevens, all - sevens) - 1.0).abs() < 1e-6);
+        assert!(primiera_equity(CardSet::EMPTY, CardSet::EMPTY).abs() < 1e-6);
+    }
+}

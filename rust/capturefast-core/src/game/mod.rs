@@ -1,0 +1,19 @@
+//! The games themselves: cards, card sets, moves, the rules and their options, one profile per
+//! game, capture enumeration, scoring, the state and its transitions, what a seat sees, the
+//! random generator and perft.
+//!
+//! This layer depends on nothing above it (`eval`, `search`, `play`): every rule of
+//! `docs/rules.md` is decided here and only here.
+
+pub mod action;
+pub mod capture;
+pub mod card;
+pub mod cardset;
+mod games;
+pub mod perft;
+pub mod rng;
+pub mod rules;
+pub mod score;
+pub mod state;
+pub mod view;
+pub mod world;

@@ -1,0 +1,147 @@
+//! Worlds consistent with what a seat sees: the complete positions a view may stand for, drawn
+//! uniformly ([`determinize`]), and whether a view hides nothing that matters ([`is_open`]).
+
+use crate::error::Error;
+use crate::game::card::{Card, NUM_CARDS};
+use crate::game::cardset::CardSet;
+use crate::game::rng::Rng;
+use crate::game::rules::{Game, Rules};
+use crate::game::state::{Phase, Position, State};
+use crate::game::view::View;
+
+/// Whether the view hides nothing that matters: 2 players and an empty stock, so the unseen
+/// cards are exactly the opponent's hand and one world is the truth.
+pub fn is_open(view: &View) -> bool {
+    view.num_players == 2 && view.stock_size == 0 && view.phase == Phase::Play
+}
+
+/// A complete position drawn uniformly among those consistent with what `view` shows: the other
+/// hands (of the sizes shown) and the stock, in a uniformly random order, dealt from the unseen
+/// cards; a cut card the seat was not shown is one of them too. Reads nothing but the view.
+pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, Error> {
+    if view.num_players != rules.num_players() {
+        return Err(Error::Position(format!(
+            "the view is for {} players, the rules for {}",
+            view.num_players,
+            rules.num_players()
+        )));
+    }
+    let Some(to_move) = view.to_move else {
+        return Err(Error::IllegalMove(
+            "the hand is over: nothing is hidden".to_string(),
+        ));
+    };
+    let mut pool: Vec<Card> = view.unseen.iter().collect();
+    // Fisher-Yates, like the deal.
+    for i in (1..pool.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        pool.swap(i, j);
+    }
+    let seed = rng.next_u64();
+    if view.phase == Phase::Cut {
+        return cut_world(rules, view, to_move, &pool, seed);
+    }
+    let n = usize::from(view.num_players);
+    let hidden: usize = (0..n)
+        .filter(|&s| s != usize::from(view.seat))
+        .map(|s| usize::from(view.hand_sizes[s]))
+        .sum();
+    if hidden + usize::from(view.stock_size) != pool.len() {
+        return Err(Error::Position(format!(
+            "the view hides {} cards, but its other hands and stock hold {}",
+            pool.len(),
+            hidden + usize::from(view.stock_size)
+        )));
+    }
+    let mut rest = pool.as_slice();
+    let mut hands = vec![CardSet::EMPTY; n];
+    for (s, hand) in hands.iter_mut().enumerate() {
+        if s == usize::from(view.seat) {
+            *hand = view.hand;
+        } else {
+            let (take, more) = rest.split_at(usize::from(view.hand_sizes[s]));
+            *hand = take.iter().copied().collect();
+            rest = more;
+        }
+    }
+    let p = Position {
+        hands,
+        table: view.table,
+        stock: rest.to_vec(),
+        to_move,
+        dealer: view.dealer,
+        last_capturer: view.last_capturer,
+        piles: view.piles,
+        sweeps: view.sweeps,
+        scores: view.scores,
+        seed,
+    };
+    let state = State::from_position(rules, &p)?;
+    if view.declared == [0, 0] && view.claimable.is_none() {
+        return Ok(state);
+    }
+    // A `Position` holds neither the hand's declaration points nor a renuncio claim: they are
+    // the last three bytes of the state's encoding (declared per side, the claimable card).
+    let mut b = state.encode(rules);
+    let n = b.len();
+    b[n - 3..n - 1].copy_from_slice(&view.declared);
+    b[n - 1] = view.claimable.map_or(u8::MAX, Card::id);
+    State::decode(rules, &b)
+}
+
+/// A Chkobba cut decision (K5): the cut card (shown to the cutter, else drawn from `pool`) and
+/// the stock in `pool`'s order. `Position` describes play positions only, so the state is built
+/// through its versioned byte encoding (`State::encode`'s layout), which `decode` validates.
+fn cut_world(
+    rules: &Rules,
+    view: &View,
+    to_move: u8,
+    pool: &[Card],
+    seed: u64,
+) -> Result<State, Error> {
+    let (cut, stock) = match view.cut_card {
+        Some(c) => (c, pool),
+        None => match pool.split_first() {
+            Some((&c, rest)) => (c, rest),
+            None => return Err(Error::Position("no card left for the cut".to_string())),
+        },
+    };
+    if stock.len() != NUM_CARDS - 1 || rules.game() != Game::Chkobba {
+        return Err(Error::Position(
+            "a cut decision needs a Chkobba view with 39 cards in the stock".to_string(),
+        ));
+    }
+    let mut b = Vec::with_capacity(crate::game::state::ENCODED_LEN);
+    // The encoding's version, as the state writes it.
+    let version = State::new(rules, seed).encode(rules)[0];
+    // Header: version, players, dealer, to move, last capturer (none), phase (cut), cut card,
+    // winner (none), deck position, game (chkobba).
+    b.extend_from_slice(&[
+        version,
+        view.num_players,
+        view.dealer,
+        to_move,
+        u8::MAX,
+        0,
+        cut.id(),
+        u8::MAX,
+        1,
+        2,
+    ]);
+    // Four hands, the table and two piles: all empty.
+    b.extend_from_slice(&[0u8; 56]);
+    b.push(cut.id());
+    b.extend(stock.iter().map(|c| c.id()));
+    b.extend_from_slice(&view.sweeps);
+    for s in view.scores {
+        b.extend_from_slice(&s.to_le_bytes());
+    }
+    b.extend_from_slice(&seed.to_le_bytes());
+    b.extend_from_slice(&0u32.to_le_bytes());
+    // Version 2: declaration points per side (none before the deal), no renuncio claim.
+    b.extend_from_slice(&[0, 0, u8::MAX]);
+    let state = State::decode(rules, &b)?;
+    debug_assert_eq!(state.cut_card(), Some(cut));
+    debug_assert_eq!(state.stock(), stock);
+    Ok(state)
+}

@@ -1,0 +1,11 @@
+//! Players and games played: the `Bot` trait, the heuristic bots, the registry of built-in
+//! bots, and batch simulation.
+//!
+//! The top layer: it may use `game`, `eval` and `search`; nothing below uses it.
+
+pub mod bots;
+pub mod expert;
+pub mod greedy;
+pub mod sim;
+#[cfg(test)]
+mod tests;

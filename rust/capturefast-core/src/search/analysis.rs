@@ -1,0 +1,167 @@
+//! The analysis of a seat's moves over sampled worlds (perfect-information Monte Carlo): each
+//! world consistent with the seat's view is solved exactly to the end of the hand
+//! ([`Horizon::Hand`]) or searched to the end of the round ([`Horizon::Round`]), and each move
+//! gets its mean value and the standard error of that mean.
+
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::game::action::Move;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::game::state::State;
+use crate::game::view::View;
+use crate::game::world::{determinize, is_open};
+use crate::search::horizon::RoundSearch;
+use crate::search::pimc::Horizon;
+use crate::search::solver::Solver;
+
+/// Per legal move of the viewer (in legal-move order): the move, its mean exact value over
+/// `worlds` determinized worlds, and the standard error of that mean. An open view
+/// ([`is_open`]) is solved once, with standard error 0. Worlds are drawn from `seed`.
+pub fn analyze(
+    rules: &Rules,
+    view: &View,
+    worlds: u32,
+    seed: u64,
+    solver: &mut Solver,
+) -> Result<Vec<(Move, f64, f64)>, Error> {
+    analyze_to(rules, view, worlds, seed, Horizon::Hand, solver)
+}
+
+/// [`analyze`] with each world searched to `horizon`: [`Horizon::Hand`] solves it exactly to the
+/// end of the hand (what `analyze` does); [`Horizon::Round`] searches it as the PIMC bot does,
+/// to the end of the round, where the piles are valued by their expected category points.
+pub fn analyze_to(
+    rules: &Rules,
+    view: &View,
+    worlds: u32,
+    seed: u64,
+    horizon: Horizon,
+    solver: &mut Solver,
+) -> Result<Vec<(Move, f64, f64)>, Error> {
+    if view.to_move != Some(view.seat) {
+        return Err(Error::IllegalMove(format!(
+            "seat {} is not to move: nothing to analyze",
+            view.seat
+        )));
+    }
+    if worlds == 0 {
+        return Err(Error::Variant(
+            "analyze needs at least one world, got: 0".to_string(),
+        ));
+    }
+    let mut round = RoundSearch::default();
+    let fresh = worlds > 1 && !is_open(view);
+    let sums = world_sums(
+        rules,
+        view,
+        worlds,
+        seed,
+        None,
+        &mut |world, legal, values| {
+            let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
+            search_world(rules, world, legal, solver, fresh, &mut round, values)
+        },
+    )?;
+    let n = f64::from(sums.worlds);
+    Ok(sums
+        .moves
+        .iter()
+        .zip(sums.sum.iter().zip(&sums.sum2))
+        .map(|(&mv, (&sum, &sum2))| {
+            let mean = sum / n;
+            let se = if sums.worlds > 1 {
+                let var = (sum2 - sum * mean) / (n - 1.0);
+                (var.max(0.0) / n).sqrt()
+            } else {
+                0.0
+            };
+            (mv, mean, se)
+        })
+        .collect())
+}
+
+/// The viewer's legal moves with the sum and sum of squares of each one's values over the
+/// worlds searched.
+pub(crate) struct WorldSums {
+    pub(crate) worlds: u32,
+    pub(crate) moves: Vec<Move>,
+    pub(crate) sum: Vec<f64>,
+    pub(crate) sum2: Vec<f64>,
+}
+
+/// Writes the value of each of the legal moves (the slice) in a world into the vector.
+pub(crate) type ValueWorld<'a> =
+    dyn FnMut(&State, &[Move], &mut Vec<f32>) -> Result<(), Error> + 'a;
+
+/// Draws up to `worlds` worlds from `seed` consistent with `view` (one when it is open), stopping
+/// early once `limit` has passed (after at least one), and sums the values `value_world` gives
+/// each legal move of the viewer in each world (the moves are the same in every world: they
+/// depend only on its hand, the table and a cut card it was shown).
+pub(crate) fn world_sums(
+    rules: &Rules,
+    view: &View,
+    worlds: u32,
+    seed: u64,
+    limit: Option<Duration>,
+    value_world: &mut ValueWorld,
+) -> Result<WorldSums, Error> {
+    let worlds = if is_open(view) { 1 } else { worlds };
+    let mut rng = Rng::new(seed);
+    let start = Instant::now();
+    let mut out = WorldSums {
+        worlds: 0,
+        moves: Vec::new(),
+        sum: Vec::new(),
+        sum2: Vec::new(),
+    };
+    let mut values = Vec::new();
+    for w in 0..worlds {
+        if w > 0 && limit.is_some_and(|limit| start.elapsed() >= limit) {
+            break;
+        }
+        let world = determinize(rules, view, &mut rng)?;
+        if w == 0 {
+            world.legal_moves(rules, &mut out.moves);
+            out.sum.resize(out.moves.len(), 0.0);
+            out.sum2.resize(out.moves.len(), 0.0);
+        }
+        value_world(&world, &out.moves, &mut values)?;
+        for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
+            let v = f64::from(v);
+            *s += v;
+            *s2 += v * v;
+        }
+        out.worlds = w + 1;
+    }
+    Ok(out)
+}
+
+/// The value of each of `legal` in `world` for the side to move: solved exactly by `solver`
+/// (to the end of the hand, its table cleared first if `fresh`) if there is one, else searched
+/// to the end of the round.
+pub(crate) fn search_world(
+    rules: &Rules,
+    world: &State,
+    legal: &[Move],
+    solver: Option<&mut Solver>,
+    fresh: bool,
+    round: &mut RoundSearch,
+    values: &mut Vec<f32>,
+) -> Result<(), Error> {
+    let Some(solver) = solver else {
+        round.move_values(rules, world, legal, values);
+        return Ok(());
+    };
+    if fresh {
+        // Worlds share almost no positions (their stocks and hidden hands differ): each gets
+        // the whole table.
+        solver.clear();
+    }
+    let sol = solver.solve(rules, world)?;
+    debug_assert!(legal.iter().zip(&sol.move_values).all(|(a, b)| *a == b.0));
+    values.clear();
+    values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! The PIMC bot: perfect-information Monte Carlo over worlds drawn from the view, each searched
+//! to its [`Horizon`].
+
+use std::time::Duration;
+
+use crate::eval::choice::Best;
+use crate::game::action::Move;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::game::view::LazyView;
+use crate::game::world::is_open;
+use crate::search::analysis::{search_world, world_sums};
+use crate::search::horizon::RoundSearch;
+use crate::search::solver::Solver;
+
+const PIMC_TT_ENTRIES: usize = 1 << 18;
+
+/// How far the PIMC bot searches each sampled world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Horizon {
+    /// To the end of the current round (or [`horizon::max_plies`](crate::search::horizon::max_plies)
+    /// plays), valuing the piles there by their expected category points: the world's stock
+    /// order, which no player knows, never decides a move. The default.
+    Round,
+    /// To the end of the hand, exactly ([`Solver`]), as if the world's stock order were known.
+    Hand,
+}
+
+/// Perfect-information Monte Carlo: each decision draws `worlds` worlds consistent with the view
+/// ([`determinize`]), searches each to its [`Horizon`], and plays the move with the best mean
+/// value (exact ties broken by the bot's generator). Deterministic under its seed.
+#[derive(Debug)]
+pub struct PimcBot {
+    worlds: u32,
+    horizon: Horizon,
+    time_limit: Option<Duration>,
+    rng: Rng,
+    solver: Option<Solver>,
+    round: RoundSearch,
+}
+
+impl PimcBot {
+    /// A PIMC bot sampling `worlds` worlds per decision (at least 1), drawing from `seed`,
+    /// searching each to the end of the round ([`Horizon::Round`]).
+    pub fn new(worlds: u32, seed: u64) -> PimcBot {
+        PimcBot::with_horizon(worlds, Horizon::Round, seed)
+    }
+
+    /// A PIMC bot searching each world to `horizon`.
+    pub fn with_horizon(worlds: u32, horizon: Horizon, seed: u64) -> PimcBot {
+        PimcBot {
+            worlds: worlds.max(1),
+            horizon,
+            time_limit: None,
+            rng: Rng::new(seed),
+            solver: None,
+            round: RoundSearch::default(),
+        }
+    }
+
+    /// Search nodes visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.solver.as_ref().map_or(0, Solver::nodes) + self.round.nodes()
+    }
+
+    /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
+    /// least one is searched). A time limit makes the choices depend on the machine's speed.
+    pub fn with_time_limit(mut self, limit: Duration) -> PimcBot {
+        self.time_limit = Some(limit);
+        self
+    }
+}
+
+impl PimcBot {
+    /// The move with the best mean value over the sampled worlds (`legal` never empty: the
+    /// view's legal moves).
+    pub fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let view = &view.get();
+        let seed = self.rng.next_u64();
+        let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
+        let fresh = self.worlds > 1 && !is_open(view);
+        let sums = world_sums(
+            rules,
+            view,
+            self.worlds,
+            seed,
+            self.time_limit,
+            &mut |w, l, v| {
+                let solver = (horizon == Horizon::Hand)
+                    .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
+                search_world(rules, w, l, solver, fresh, round, v)
+            },
+        );
+        // Only a view that is not the seat's turn fails, or a world too large for the exact
+        // search of a variant (`horizon = hand`): a bot is never asked the first.
+        let Ok(sums) = sums else {
+            return legal[0];
+        };
+        // Every move has the same number of worlds: compare the sums.
+        let mut best = Best::new(f64::MIN, legal[0]);
+        for (&mv, &sum) in sums.moves.iter().zip(&sums.sum) {
+            best.offer(&mut self.rng, sum, mv);
+        }
+        best.choice
+    }
+}
