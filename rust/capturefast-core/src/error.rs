@@ -22,6 +22,9 @@ pub enum Error {
     /// Bytes that are not an encoded state.
     #[error("cannot decode state: {0}")]
     Decode(String),
+    /// An argument outside its range or set of values (a horizon, a budget).
+    #[error("{0}")]
+    Argument(String),
     /// A position that cannot arise in a game under these rules.
     #[error("{0}")]
     Position(String),

@@ -11,6 +11,7 @@
 mod error;
 pub mod eval;
 pub mod game;
+pub mod parallel;
 pub mod play;
 pub mod search;
 
@@ -33,7 +34,7 @@ pub use game::world::{determinize, is_open};
 pub use play::bots::{Bot, BotKind};
 pub use play::expert::ExpertBot;
 pub use play::greedy::GreedyBot;
-pub use search::analysis::{analyze, analyze_to};
+pub use search::analysis::{Horizon, analyze, analyze_to};
 pub use search::ismcts::IsmctsBot;
-pub use search::pimc::{Horizon, PimcBot};
+pub use search::pimc::PimcBot;
 pub use search::solver::{Solution, Solver, solver_shortcuts_exact};

@@ -22,8 +22,8 @@ use pyo3::types::{PyDict, PyString};
 use crate::convert;
 use crate::detached;
 use crate::errors::{IllegalMoveError, py as core};
-use crate::game::PyRules;
-use crate::state::PyView;
+use crate::rules::PyRules;
+use crate::view::PyView;
 
 /// Plays `hands` independent random hands (uniform over legal moves) and returns totals:
 /// `{"hands", "points": [a, b], "awards": {category: [a, b]}, "ties": {category: n},

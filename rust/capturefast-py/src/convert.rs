@@ -8,8 +8,10 @@ use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFrozenSet, PyInt, PyList, PyString};
 
+use crate::card::PyCard;
+use crate::errors::PositionError;
 use crate::errors::{ArgumentError, IllegalMoveError, InvalidCardError, py};
-use crate::game::{PyCard, PyMove};
+use crate::moves::PyMove;
 
 /// Extracts one card.
 pub fn card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
@@ -323,4 +325,65 @@ pub fn seat_num(i: i64, n: u8, what: &str) -> PyResult<u8> {
 /// An error for a move given where none is legal.
 pub fn illegal(msg: String) -> PyErr {
     IllegalMoveError::new_err(msg)
+}
+
+pub fn py_dup<T>(card: Card) -> PyResult<T> {
+    py(Err(capturefast_core::Error::DuplicateCard(
+        card.to_string(),
+    )))
+}
+
+/// Two disjoint piles that together hold all 40 cards.
+pub fn two_piles(obj: &Bound<'_, PyAny>) -> PyResult<[CardSet; 2]> {
+    let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+    if items.len() != 2 {
+        return Err(PositionError::new_err(format!(
+            "piles must be one per side (2), got: {}",
+            items.len()
+        )));
+    }
+    let a = cards(&items[0])?;
+    let b = cards(&items[1])?;
+    if let Some(c) = (a & b).first() {
+        return py_dup(c);
+    }
+    if (a | b) != CardSet::FULL {
+        return Err(PositionError::new_err(format!(
+            "the piles must hold all 40 cards between them; missing: {}",
+            CardSet::FULL - (a | b)
+        )));
+    }
+    Ok([a, b])
+}
+
+/// Two ints from 0 to `hi`, one per side, from a Python sequence; refused (naming `what`) as
+/// a `PositionError` otherwise, ints too large for `i64` too.
+fn two_in(obj: &Bound<'_, PyAny>, hi: i64, what: &str) -> PyResult<[i64; 2]> {
+    match wholes(obj, what)?.as_slice() {
+        [Some(a), Some(b)] if (0..=hi).contains(a) && (0..=hi).contains(b) => Ok([*a, *b]),
+        _ => Err(PositionError::new_err(format!(
+            "{what} must be two numbers from 0 to {hi}, one per side, got: {}",
+            obj.repr()?
+        ))),
+    }
+}
+
+/// Two small non-negative counts (sweeps per side).
+pub fn two_counts(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 2]> {
+    Ok(two_in(obj, 40, what)?.map(|x| x as u8))
+}
+
+/// Declaration points per side: two numbers from 0 to 255.
+pub fn two_declarations(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
+    Ok(two_in(obj, 255, "declarations")?.map(|x| x as u8))
+}
+
+/// Two match scores.
+pub fn two_scores(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
+    Ok(two_in(obj, i64::from(u32::MAX), "scores")?.map(|x| x as u32))
+}
+
+/// Small counts as a list of Python ints (a `Vec<u8>` would become `bytes`).
+pub fn ints(v: impl AsRef<[u8]>) -> Vec<u32> {
+    v.as_ref().iter().map(|&x| u32::from(x)).collect()
 }

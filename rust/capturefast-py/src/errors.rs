@@ -31,6 +31,7 @@ impl From<Error> for PyErr {
             }
             CoreError::IllegalMove(_) | CoreError::BadMove(_) => IllegalMoveError::new_err(msg),
             CoreError::Variant(_) => VariantError::new_err(msg),
+            CoreError::Argument(_) => ArgumentError::new_err(msg),
             CoreError::Decode(_) => DecodeError::new_err(msg),
             CoreError::Position(_) => PositionError::new_err(msg),
         }

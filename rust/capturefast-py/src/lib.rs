@@ -6,11 +6,15 @@
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
 mod batch;
+mod card;
 mod convert;
 mod errors;
-mod game;
+mod moves;
+mod opening;
+mod rules;
 mod solve;
 mod state;
+mod view;
 
 use pyo3::prelude::*;
 
@@ -28,11 +32,19 @@ mod _core {
     #[pymodule_export]
     use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
     #[pymodule_export]
-    use crate::game::{PyCard, PyMove, PyOpening, PyRules};
+    use crate::card::PyCard;
+    #[pymodule_export]
+    use crate::moves::PyMove;
+    #[pymodule_export]
+    use crate::opening::PyOpening;
+    #[pymodule_export]
+    use crate::rules::{PyRules, game_facts, prime_award, prime_cascade};
     #[pymodule_export]
     use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
     #[pymodule_export]
-    use crate::state::{PyState, PyView};
+    use crate::state::PyState;
+    #[pymodule_export]
+    use crate::view::PyView;
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

@@ -2,6 +2,7 @@
 //! their batch forms. Every call releases the GIL; batch forms split the positions over threads,
 //! each with its own transposition table, and return results in input order.
 
+use capturefast_core::search::{self, analysis::SeatAnalysis};
 use capturefast_core::{Horizon, Solver};
 use capturefast_core::{Move, Rules, State};
 use pyo3::prelude::*;
@@ -9,7 +10,7 @@ use pyo3::types::PyDict;
 
 use crate::convert;
 use crate::detached;
-use crate::errors::{IllegalMoveError, py as check};
+use crate::errors::py as check;
 use crate::state::PyState;
 
 /// Default transposition-table entries per solver.
@@ -23,8 +24,8 @@ pub struct PySolution {
     nodes: u64,
 }
 
-fn move_py(mv: Move, sweep: bool) -> crate::game::PyMove {
-    crate::game::PyMove { mv, sweep }
+fn move_py(mv: Move, sweep: bool) -> crate::moves::PyMove {
+    crate::moves::PyMove { mv, sweep }
 }
 
 #[pymethods]
@@ -47,7 +48,7 @@ impl PySolution {
 
     /// The moves that reach the value.
     #[getter]
-    fn best_moves(&self) -> Vec<crate::game::PyMove> {
+    fn best_moves(&self) -> Vec<crate::moves::PyMove> {
         self.moves
             .iter()
             .filter(|&&(_, _, v)| v == self.value)
@@ -78,12 +79,7 @@ impl PySolution {
 }
 
 fn check_open(state: &State) -> PyResult<()> {
-    if state.hand_over() {
-        return Err(IllegalMoveError::new_err(
-            "the hand is over: nothing to solve",
-        ));
-    }
-    Ok(())
+    check(search::batch::check_open(state))
 }
 
 fn solve_one(
@@ -121,37 +117,9 @@ pub fn solve(
     }))
 }
 
-/// Splits `items` over `threads` workers, each with its own solver; results in input order.
-fn parallel<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    tt_entries: usize,
-    f: impl Fn(&mut Solver, &T) -> R + Sync,
-) -> Vec<R> {
-    let threads = threads.clamp(1, items.len().max(1));
-    let chunk = items.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let f = &f;
-                scope.spawn(move || {
-                    let mut solver = Solver::new(tt_entries);
-                    part.iter().map(|x| f(&mut solver, x)).collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a solver thread panicked"))
-            .collect()
-    })
-}
-
+/// A thread count from Python: None for one per core (the core's 0).
 fn thread_count(threads: Option<usize>) -> usize {
-    threads
-        .filter(|&t| t > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+    threads.unwrap_or(0)
 }
 
 /// The exact values of many open positions (for their sides to move), on `threads` threads
@@ -173,67 +141,28 @@ pub fn solve_values(
     }
     let n = thread_count(threads);
     let out = detached(py, move || {
-        parallel(&items, n, tt_entries, |solver, (rules, state)| {
-            solver.value(rules, state)
-        })
+        search::batch::solve_values(&items, n, tt_entries)
     });
     out.into_iter().map(check).collect()
 }
 
 /// One seat's analysis: `(moves, means, stderrs, exact)` over `worlds` determinized worlds.
-type Analysis = (Vec<crate::game::PyMove>, Vec<f64>, Vec<f64>, bool);
+type Analysis = (Vec<crate::moves::PyMove>, Vec<f64>, Vec<f64>, bool);
 
-/// The core's analysis rows `(move, sweep, mean, stderr)` and whether it was exact.
-type CoreAnalysis = (Vec<(Move, bool, f64, f64)>, bool);
-
-fn analyze_one(
-    solver: &mut Solver,
-    rules: &Rules,
-    state: &State,
-    seat: u8,
-    (worlds, seed, horizon): (u32, u64, Horizon),
-) -> Result<CoreAnalysis, capturefast_core::Error> {
-    let view = state.view(seat);
-    let exact = capturefast_core::is_open(&view);
-    let rows = capturefast_core::analyze_to(rules, &view, worlds, seed, horizon, solver)?;
-    Ok((
-        rows.into_iter()
-            .map(|(mv, m, e)| (mv, state.is_sweep(rules, mv), m, e))
-            .collect(),
-        exact,
-    ))
-}
-
-fn analysis_py(r: CoreAnalysis) -> Analysis {
-    let (rows, exact) = r;
-    let moves = rows.iter().map(|&(mv, sw, _, _)| move_py(mv, sw)).collect();
-    let means = rows.iter().map(|r| r.2).collect();
-    let errs = rows.iter().map(|r| r.3).collect();
-    (moves, means, errs, exact)
-}
-
-fn check_seat(state: &State, seat: i64) -> PyResult<u8> {
-    let s = convert::seat_num(seat, state.num_players(), "seat")?;
-    if state.to_move() != Some(s) {
-        return Err(IllegalMoveError::new_err(format!(
-            "analyze looks at the moves of the seat to move ({}), got seat: {s}",
-            state
-                .to_move()
-                .map_or("none".to_string(), |m| m.to_string())
-        )));
-    }
-    Ok(s)
+fn analysis_py(r: SeatAnalysis) -> Analysis {
+    let moves = r
+        .moves
+        .iter()
+        .map(|&(mv, sw, _, _)| move_py(mv, sw))
+        .collect();
+    let means = r.moves.iter().map(|r| r.2).collect();
+    let errs = r.moves.iter().map(|r| r.3).collect();
+    (moves, means, errs, r.exact)
 }
 
 /// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.
 fn horizon(name: &str) -> PyResult<Horizon> {
-    match name {
-        "hand" => Ok(Horizon::Hand),
-        "round" => Ok(Horizon::Round),
-        _ => Err(crate::errors::VariantError::new_err(format!(
-            "horizon is \"hand\" or \"round\", got: {name:?}"
-        ))),
-    }
+    check(Horizon::from_name(name))
 }
 
 /// The seat to move's legal moves, each with its mean value and standard error over `worlds`
@@ -253,12 +182,12 @@ pub fn analyze_raw(
 ) -> PyResult<Analysis> {
     let st = state.get();
     check_open(&st.state)?;
-    let seat = check_seat(&st.state, seat)?;
+    let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
     let how = (worlds, seed, self::horizon(horizon)?);
     let rules = st.rules.0.clone();
     let s = st.state;
     let r = detached(py, move || {
-        analyze_one(&mut Solver::new(tt_entries), &rules, &s, seat, how)
+        search::analysis::analyze_position(&rules, &s, seat, how, &mut Solver::new(tt_entries))
     });
     Ok(analysis_py(check(r)?))
 }
@@ -278,22 +207,15 @@ pub fn analyze_many_raw(
 ) -> PyResult<Vec<Analysis>> {
     let horizon = self::horizon(horizon)?;
     let mut items = Vec::with_capacity(states.len());
-    for (i, s) in states.iter().enumerate() {
+    for s in &states {
         let g = s.get();
         check_open(&g.state)?;
-        let seat = g.state.to_move().expect("checked open");
-        items.push((
-            g.rules.0.clone(),
-            g.state,
-            seat,
-            capturefast_core::Rng::derive(seed, i as u64),
-        ));
+        items.push((g.rules.0.clone(), g.state));
     }
     let n = thread_count(threads);
+    let how = (worlds, seed, horizon);
     let out = detached(py, move || {
-        parallel(&items, n, tt_entries, |solver, (rules, state, seat, s)| {
-            analyze_one(solver, rules, state, *seat, (worlds, *s, horizon))
-        })
+        search::batch::analyze_many(&items, how, n, tt_entries)
     });
     out.into_iter().map(|r| check(r).map(analysis_py)).collect()
 }

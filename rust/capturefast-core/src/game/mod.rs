@@ -11,6 +11,7 @@ pub mod card;
 pub mod cardset;
 mod games;
 pub mod perft;
+pub mod profile;
 pub mod rng;
 pub mod rules;
 pub mod score;

@@ -9,40 +9,8 @@ use std::fmt;
 use crate::error::Error;
 use crate::game::card::{Card, NUM_CARDS, NUM_RANKS, Rank};
 use crate::game::cardset::CardSet;
-
-/// The three games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// Scopa, GameRules.com profile (spec §3).
-    Scopa,
-    /// Escoba (spec §4).
-    Escoba,
-    /// Chkobba, Tunisian profile (spec §2).
-    Chkobba,
-}
-
-impl Game {
-    /// The game's name: `scopa`, `escoba`, `chkobba`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Scopa => "scopa",
-            Game::Escoba => "escoba",
-            Game::Chkobba => "chkobba",
-        }
-    }
-
-    /// Parses a game name.
-    pub fn from_name(name: &str) -> Result<Game, Error> {
-        match name {
-            "scopa" => Ok(Game::Scopa),
-            "escoba" => Ok(Game::Escoba),
-            "chkobba" => Ok(Game::Chkobba),
-            _ => Err(Error::Variant(format!(
-                "unknown game (expected scopa, escoba or chkobba): {name}"
-            ))),
-        }
-    }
-}
+pub use crate::game::profile::Game;
+use crate::game::profile::Profile;
 
 /// Declares an option whose value is one of a few words, with the words in one place.
 macro_rules! word_enum {
@@ -220,6 +188,24 @@ pub enum PrimeCategory {
     Bermila,
 }
 
+impl PrimeCategory {
+    /// The option that says how the category is decided: `primiera_mode` or `bermila`.
+    pub fn option(self) -> &'static str {
+        match self {
+            PrimeCategory::Primiera => "primiera_mode",
+            PrimeCategory::Bermila => "bermila",
+        }
+    }
+
+    /// The values of that option, in the order the documentation lists them.
+    pub fn modes(self) -> Vec<&'static str> {
+        match self {
+            PrimeCategory::Primiera => PrimieraMode::ALL.iter().map(|m| m.word()).collect(),
+            PrimeCategory::Bermila => Bermila::ALL.iter().map(|m| m.word()).collect(),
+        }
+    }
+}
+
 /// A value given to an option by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
@@ -351,18 +337,6 @@ pub const OPTION_NAMES: [&str; 32] = [
     "initial_30_requires_partition",
 ];
 
-/// The games an option applies to; every other option applies to all three.
-fn option_games(name: &str) -> &'static [Game] {
-    match name {
-        "primiera_mode" | "primiera_figures" | "primiera_missing_suit" | "deck" => {
-            &[Game::Scopa, Game::Escoba]
-        }
-        "bermila" | "chkobba_face_values" | "cut_card" => &[Game::Chkobba],
-        "initial_30_requires_partition" => &[Game::Escoba],
-        _ => &[Game::Scopa, Game::Escoba, Game::Chkobba],
-    }
-}
-
 /// Parses a word option; `bad` builds the error naming the option.
 fn word<T: Word>(value: &OptionValue, bad: impl Fn(&str) -> Error) -> Result<T, Error> {
     let words: Vec<&str> = T::ALL.iter().map(|w| w.word()).collect();
@@ -383,30 +357,16 @@ fn word_of<T: Word>(x: T) -> OptionValue {
 impl Options {
     /// The seed profile of `game` for `players` players.
     pub fn new(game: Game, players: u8) -> Options {
+        let profile = game.profile();
         Options {
             game,
             players,
-            target: match game {
-                Game::Scopa => 11,
-                Game::Escoba | Game::Chkobba => 21,
-            },
+            target: profile.target,
             direction: Direction::Counterclockwise,
             deal: Deal::Standard,
-            redeal: match game {
-                Game::Scopa => Redeal::ThreeKings,
-                Game::Escoba => Redeal::Off,
-                Game::Chkobba => Redeal::ThreeOfARank,
-            },
-            opening_sweeps: if game == Game::Escoba {
-                OpeningSweeps::Sum
-            } else {
-                OpeningSweeps::Off
-            },
-            capture: if game == Game::Escoba {
-                CaptureMode::Fifteen
-            } else {
-                CaptureMode::EqualThenSum
-            },
+            redeal: profile.redeal,
+            opening_sweeps: profile.opening_sweeps,
+            capture: profile.capture,
             fewest_cards: false,
             compulsory_capture: true,
             renuncio: false,
@@ -430,7 +390,7 @@ impl Options {
             all_coins_bonus: 0,
             all_sevens_bonus: 0,
             chkobba_face_values: FaceValues::Tunisian,
-            cut_card: game == Game::Chkobba,
+            cut_card: profile.cut_card,
             deck: Deck::Standard,
         }
     }
@@ -443,9 +403,9 @@ impl Options {
                 OPTION_NAMES[..OPTION_NAMES.len() - 1].join(", ")
             )));
         }
-        let games = option_games(name);
-        if !games.contains(&self.game) {
-            let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+        if !self.game.has_option(name) {
+            let games = Game::ALL.into_iter().filter(|g| g.has_option(name));
+            let names: Vec<&str> = games.map(Game::name).collect();
             return Err(Error::Variant(format!(
                 "option `{name}` applies only to {}, not to: {}",
                 names.join(" and "),
@@ -566,7 +526,7 @@ impl Options {
     pub fn to_pairs(&self) -> Vec<(&'static str, OptionValue)> {
         OPTION_NAMES
             .iter()
-            .filter(|n| option_games(n).contains(&self.game))
+            .filter(|n| self.game.has_option(n))
             .filter_map(|&n| self.get(n).map(|v| (n, v)))
             .collect()
     }
@@ -659,6 +619,12 @@ pub struct Rules {
     next: [u8; 4],
 }
 
+impl AsRef<Rules> for Rules {
+    fn as_ref(&self) -> &Rules {
+        self
+    }
+}
+
 /// Cards each player holds after a deal round.
 pub const HAND_SIZE: u8 = 3;
 /// Cards on the opening table.
@@ -668,9 +634,10 @@ impl Rules {
     /// Validates `options` into rules.
     pub fn new(options: Options) -> Result<Rules, Error> {
         options.check()?;
-        let faces: [u8; 3] = match (options.game, options.chkobba_face_values) {
-            (Game::Chkobba, FaceValues::Tunisian) => [9, 8, 10],
-            _ => [8, 9, 10],
+        let faces: [u8; 3] = match options.chkobba_face_values {
+            FaceValues::Tunisian => options.game.profile().face_values,
+            // V-K1: the Italian order, J=8, Q=9 (the option applies to Chkobba only).
+            FaceValues::Italian => [8, 9, 10],
         };
         let mut values = [0u8; 40];
         let mut by_value = [CardSet::EMPTY; 16];
@@ -698,10 +665,7 @@ impl Rules {
             next,
             special_captures,
             capture_mode: options.capture,
-            prime: match options.game {
-                Game::Chkobba => PrimeCategory::Bermila,
-                Game::Scopa | Game::Escoba => PrimeCategory::Primiera,
-            },
+            prime: options.game.profile().prime,
             options,
             values,
             by_value,
@@ -795,7 +759,7 @@ impl Rules {
 
     /// Whether the Chkobba cut-card decision is played.
     pub fn has_cut_card(&self) -> bool {
-        self.options.game == Game::Chkobba && self.options.cut_card
+        self.game_profile().cut_card && self.options.cut_card
     }
 
     /// Cards each player holds after a deal (3, or 9 / 10 for the Scopone deals).
@@ -826,13 +790,19 @@ impl Rules {
         usize::from(seat & 1)
     }
 
+    /// The facts of the game these rules play.
+    pub fn game_profile(&self) -> &'static Profile {
+        self.options.game.profile()
+    }
+
+    /// The game's word for a sweep and its plural (`scopa` / `scope`, ...).
+    pub fn sweep_name(&self) -> (&'static str, &'static str) {
+        self.game_profile().sweep_name
+    }
+
     /// Names of the four categories, in the order of [`crate::HandScore::awards`].
     pub fn category_names(&self) -> [&'static str; 4] {
-        match self.options.game {
-            Game::Scopa => ["cards", "coins", "settebello", "primiera"],
-            Game::Escoba => ["cards", "coins", "velo", "setenta"],
-            Game::Chkobba => ["karta", "dinari", "7ayya", "bermila"],
-        }
+        self.game_profile().category_names
     }
 
     /// Whether the opening `table` must be redealt under these rules (S5, K6).

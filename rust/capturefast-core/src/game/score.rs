@@ -8,7 +8,7 @@
 use crate::game::card::{Card, NUM_RANKS, NUM_SUITS, Rank, suit_bytes};
 use crate::game::cardset::CardSet;
 use crate::game::rules::{
-    Bermila, Game, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules,
+    Bermila, MissingSuit, PrimeCategory, PrimieraFigures, PrimieraMode, Rules, Word,
 };
 
 /// Primiera / setenta points by rank index (`A 2 3 4 5 6 7 J Q K`), S-A1 / E11, flat figures.
@@ -44,12 +44,6 @@ pub(crate) fn suit_best(pile: CardSet, weight: &[u32; NUM_RANKS]) -> u32 {
 /// Rank index + 1 by rank: [`suit_best`] with these weights gives each suit's best rank + 1.
 const RANK_PLUS_ONE: [u32; NUM_RANKS] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-/// The `most_sevens` / `cascade` order: sevens, sixes, aces, fives, fours, threes, twos (V-S3
-/// "then sixes, aces…", V-K2 "6s, then A, 5, 4…").
-const CASCADE: [usize; 7] = [6, 5, 0, 4, 3, 2, 1];
-/// Escoba's Fournier-style sevens (V-E2): sevens, "then sixes, then aces, then fives", and no
-/// further (the spec lists no more; a tie past them scores for nobody).
-const FOURNIER: [usize; 4] = [6, 5, 0, 4];
 /// K14: sevens, then sixes.
 const SEVENS_THEN_SIXES: [usize; 2] = [6, 5];
 
@@ -123,6 +117,14 @@ pub struct HandScore {
     pub bonuses: [[u32; 2]; 6],
     /// Points per side: sweeps plus awards plus every bonus.
     pub points: [u32; 2],
+}
+
+impl HandScore {
+    /// The hand's value for side `side`: its points minus the other side's. What every search
+    /// maximises and every bot's result is measured in.
+    pub fn margin(&self, side: usize) -> i32 {
+        self.points[side] as i32 - self.points[1 - side] as i32
+    }
 }
 
 fn majority(a: u16, b: u16) -> Option<u8> {
@@ -233,34 +235,52 @@ impl Rules {
         o.re_bello || o.napola || o.grande > 0 || o.all_coins_bonus > 0 || o.all_sevens_bonus > 0
     }
 
-    /// The fourth category's award.
-    fn prime_award(&self, a: &SideCounts, b: &SideCounts) -> Option<u8> {
+    /// The ranks (indexes into `A 2 3 4 5 6 7 J Q K`) whose counts decide the fourth category,
+    /// compared in order, when these rules decide it by a sevens cascade (`primiera_mode =
+    /// most_sevens`, any `bermila` but `primiera`); `None` when it is decided by primiera totals.
+    pub fn prime_cascade(&self) -> Option<&'static [usize]> {
         let o = self.options();
         match self.prime_category() {
-            PrimeCategory::Primiera => match o.primiera_mode {
-                PrimieraMode::Table => primiera_award(a.primiera, b.primiera),
-                PrimieraMode::MostSevens if self.game() == Game::Escoba => {
-                    cascade(&a.ranks, &b.ranks, &FOURNIER)
-                }
-                PrimieraMode::MostSevens => cascade(&a.ranks, &b.ranks, &CASCADE),
-                // A side holding 3 or 4 sevens wins outright (at most one side can).
-                PrimieraMode::ThreeSevens => {
-                    if a.sevens >= 3 {
-                        Some(0)
-                    } else if b.sevens >= 3 {
-                        Some(1)
-                    } else {
-                        primiera_award(a.primiera, b.primiera)
-                    }
-                }
-            },
+            PrimeCategory::Primiera => (o.primiera_mode == PrimieraMode::MostSevens)
+                .then(|| self.game_profile().sevens_cascade),
             PrimeCategory::Bermila => match o.bermila {
-                // K14: more sevens; sevens tied: more sixes; both tied: nobody.
-                Bermila::SevensThenSixes => cascade(&a.ranks, &b.ranks, &SEVENS_THEN_SIXES),
-                Bermila::Cascade => cascade(&a.ranks, &b.ranks, &CASCADE),
-                Bermila::Primiera => primiera_award(a.primiera, b.primiera),
+                Bermila::SevensThenSixes => Some(&SEVENS_THEN_SIXES),
+                Bermila::Cascade => Some(self.game_profile().sevens_cascade),
+                Bermila::Primiera => None,
             },
         }
+    }
+
+    /// The word of the option value that decides the fourth category under these rules: the
+    /// `primiera_mode` (Scopa, Escoba) or the `bermila` (Chkobba).
+    pub fn prime_mode(&self) -> &'static str {
+        let o = self.options();
+        match self.prime_category() {
+            PrimeCategory::Primiera => o.primiera_mode.word(),
+            PrimeCategory::Bermila => o.bermila.word(),
+        }
+    }
+
+    /// The fourth category's award from each side's count per rank and primiera total
+    /// ([`SideCounts::ranks`], [`SideCounts::primiera`]): side 0, side 1, or `None` for nobody.
+    pub fn prime_award(
+        &self,
+        ranks: [[u8; NUM_RANKS]; 2],
+        primiera: [Option<u16>; 2],
+    ) -> Option<u8> {
+        if let Some(order) = self.prime_cascade() {
+            return cascade(&ranks[0], &ranks[1], order);
+        }
+        let sevens = Rank::SEVEN.index();
+        if self.prime_category() == PrimeCategory::Primiera
+            && self.options().primiera_mode == PrimieraMode::ThreeSevens
+        {
+            // A side holding 3 or 4 sevens wins outright (at most one side can).
+            if let Some(side) = (0..2u8).find(|&s| ranks[usize::from(s)][sevens] >= 3) {
+                return Some(side);
+            }
+        }
+        primiera_award(primiera[0], primiera[1])
     }
 
     /// Pile bonuses of one side (every bonus but declarations).
@@ -304,7 +324,7 @@ impl Rules {
             majority(u16::from(a.cards), u16::from(b.cards)),
             majority(u16::from(a.coins), u16::from(b.coins)),
             seven,
-            self.prime_award(a, b),
+            self.prime_award([a.ranks, b.ranks], [a.primiera, b.primiera]),
         ];
         let mut bonuses = [[0u32; 2]; 6];
         if self.has_pile_bonuses() {
@@ -333,11 +353,17 @@ impl Rules {
     /// scores: the side holding all ten coins (Napoleone) when `napola` is on (V-S7 counts it
     /// part of the napola) or `all_coins_wins` (the same win without napola's points).
     pub fn all_coins_winner(&self, piles: [CardSet; 2]) -> Option<u8> {
-        let o = self.options();
-        if !(o.napola || o.all_coins_wins) {
+        if !self.all_coins_win() {
             return None;
         }
         (0..2u8).find(|&s| piles[usize::from(s)].is_superset(CardSet::COINS))
+    }
+
+    /// Whether all ten coins in one hand win the match (Napoleone): under `napola` (V-S7 counts
+    /// it part of the napola) or `all_coins_wins`.
+    pub fn all_coins_win(&self) -> bool {
+        let o = self.options();
+        o.napola || o.all_coins_wins
     }
 
     /// The side that has won the match with these scores, or `None` to play on (K15, S-A5, E12).

@@ -10,7 +10,7 @@ use crate::game::capture::{TableIndex, keep_fewest};
 use crate::game::card::{Card, NUM_CARDS, Rank, Suit};
 use crate::game::cardset::CardSet;
 use crate::game::rng::Rng;
-use crate::game::rules::{CaptureMode, Deal, Game, LastPlaySweep, OpeningSweeps, Rules, Word};
+use crate::game::rules::{CaptureMode, Deal, LastPlaySweep, OpeningSweeps, Rules, Word};
 use crate::game::score::HandScore;
 
 const NO_SEAT: u8 = u8::MAX;
@@ -875,6 +875,12 @@ impl State {
             .then(|| rules.score(self.piles, self.sweeps, self.declared))
     }
 
+    /// The finished hand's value for side `side` ([`HandScore::margin`]), or `None` while it is
+    /// being played.
+    pub fn hand_margin(&self, rules: &Rules, side: usize) -> Option<i32> {
+        self.hand_score(rules).map(|s| s.margin(side))
+    }
+
     /// Deals the next hand (the deal passes to the next seat); an error unless the hand is over
     /// and the match is not.
     pub fn next_hand(&mut self, rules: &Rules) -> Result<(), Error> {
@@ -973,13 +979,6 @@ fn nth_capture(rules: &Rules, table: CardSet, card: Card, k: u32) -> CardSet {
     }
 }
 
-fn game_byte(game: Game) -> u8 {
-    match game {
-        Game::Scopa => 0,
-        Game::Escoba => 1,
-        Game::Chkobba => 2,
-    }
-}
 /// Length of [`State::encode`]'s output.
 pub const ENCODED_LEN: usize = 1 + 9 + 8 * 7 + NUM_CARDS + 2 + 8 + 8 + 4 + 3;
 
@@ -1004,7 +1003,7 @@ impl State {
             self.cut_card.map_or(u8::MAX, Card::id),
             self.winner.unwrap_or(u8::MAX),
             self.deck_pos,
-            game_byte(rules.game()),
+            rules.game_profile().code,
         ]);
         for m in self.hands.iter().chain([&self.table]).chain(&self.piles) {
             b.extend_from_slice(&m.0.to_le_bytes());
@@ -1453,7 +1452,7 @@ fn check_header(rules: &Rules, b: &[u8]) -> Result<(), Error> {
     if b[0] != ENCODING_VERSION {
         return Err(Error::Decode(format!("unknown encoding version: {}", b[0])));
     }
-    if b[9] != game_byte(rules.game()) {
+    if b[9] != rules.game_profile().code {
         return Err(Error::Decode(format!(
             "the state is not for {}; game byte: {}",
             rules.game().name(),

@@ -2,10 +2,11 @@
 //! uniformly ([`determinize`]), and whether a view hides nothing that matters ([`is_open`]).
 
 use crate::error::Error;
+use crate::game::action::Move;
 use crate::game::card::{Card, NUM_CARDS};
 use crate::game::cardset::CardSet;
 use crate::game::rng::Rng;
-use crate::game::rules::{Game, Rules};
+use crate::game::rules::Rules;
 use crate::game::state::{Phase, Position, State};
 use crate::game::view::View;
 
@@ -106,7 +107,7 @@ fn cut_world(
             None => return Err(Error::Position("no card left for the cut".to_string())),
         },
     };
-    if stock.len() != NUM_CARDS - 1 || rules.game() != Game::Chkobba {
+    if stock.len() != NUM_CARDS - 1 || !rules.game_profile().cut_card {
         return Err(Error::Position(
             "a cut decision needs a Chkobba view with 39 cards in the stock".to_string(),
         ));
@@ -144,4 +145,25 @@ fn cut_world(
     debug_assert_eq!(state.cut_card(), Some(cut));
     debug_assert_eq!(state.stock(), stock);
     Ok(state)
+}
+
+impl View {
+    /// The legal moves of the viewing seat if it is to move (else none), in the order of
+    /// [`State::legal_moves`], each with whether it scores a sweep ([`State::is_sweep`]).
+    ///
+    /// The moves depend only on what the mover sees (its hand, the table, a cut card it was
+    /// shown, a claimable card), so every world consistent with the view has the same ones: the
+    /// engine's one generator lists them in such a world.
+    pub fn legal_moves(&self, rules: &Rules) -> Result<Vec<(Move, bool)>, Error> {
+        if self.to_move != Some(self.seat) {
+            return Ok(Vec::new());
+        }
+        let world = determinize(rules, self, &mut Rng::new(0))?;
+        let mut moves = Vec::new();
+        world.legal_moves(rules, &mut moves);
+        Ok(moves
+            .into_iter()
+            .map(|mv| (mv, world.is_sweep(rules, mv)))
+            .collect())
+    }
 }

@@ -37,8 +37,9 @@ use crate::game::score::HandScore;
 use crate::game::state::State;
 use crate::game::view::LazyView;
 use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
+use crate::search::analysis::Horizon;
 use crate::search::ismcts::IsmctsBot;
-use crate::search::pimc::{Horizon, PimcBot};
+use crate::search::pimc::PimcBot;
 
 /// Plays the current hand of `state` to its end with uniformly random legal moves drawn from
 /// `rng`, and returns its score. `moves` is a scratch buffer. `rules` must be those the state
@@ -841,14 +842,7 @@ impl Drop for ExitSignal<'_> {
     }
 }
 
-/// The number of worker threads for `threads` (0: one per core).
-pub fn resolve_threads(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    } else {
-        threads
-    }
-}
+pub use crate::parallel::resolve_threads;
 
 /// Plays `plan` on `threads` threads (0: one per core; 1: on the calling thread) and returns
 /// the results of the items completed.

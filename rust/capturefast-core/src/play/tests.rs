@@ -199,9 +199,8 @@ fn a_seat_bot_plays_as_the_bot_of_its_kind() {
 
 /// The exact value of a 2-player last-round position by brute force over `State`.
 fn brute(rules: &Rules, s: &State, me: usize) -> i32 {
-    if s.hand_over() {
-        let p = s.hand_score(rules).unwrap().points;
-        return p[me] as i32 - p[1 - me] as i32;
+    if let Some(margin) = s.hand_margin(rules, me) {
+        return margin;
     }
     let mut moves = Vec::new();
     s.legal_moves(rules, &mut moves);

@@ -13,8 +13,31 @@ use crate::game::state::State;
 use crate::game::view::View;
 use crate::game::world::{determinize, is_open};
 use crate::search::horizon::RoundSearch;
-use crate::search::pimc::Horizon;
 use crate::search::solver::Solver;
+
+/// How far each sampled world is searched (by the PIMC bot and by [`analyze_to`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Horizon {
+    /// To the end of the current round (or [`horizon::max_plies`](crate::search::horizon::max_plies)
+    /// plays), valuing the piles there by their expected category points: the world's stock
+    /// order, which no player knows, never decides a move. The default.
+    Round,
+    /// To the end of the hand, exactly ([`Solver`]), as if the world's stock order were known.
+    Hand,
+}
+
+impl Horizon {
+    /// Parses `round` or `hand`.
+    pub fn from_name(name: &str) -> Result<Horizon, Error> {
+        match name {
+            "round" => Ok(Horizon::Round),
+            "hand" => Ok(Horizon::Hand),
+            _ => Err(Error::Argument(format!(
+                "horizon is \"hand\" or \"round\", got: {name:?}"
+            ))),
+        }
+    }
+}
 
 /// Per legal move of the viewer (in legal-move order): the move, its mean exact value over
 /// `worlds` determinized worlds, and the standard error of that mean. An open view
@@ -164,4 +187,47 @@ pub(crate) fn search_world(
     values.clear();
     values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
     Ok(())
+}
+
+/// One seat's analysis of a position ([`analyze_position`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatAnalysis {
+    /// Per legal move of the seat (in legal-move order): the move, whether it sweeps, its mean
+    /// value over the worlds and the standard error of that mean.
+    pub moves: Vec<(Move, bool, f64, f64)>,
+    /// Whether nothing relevant was hidden, so that one world was the truth ([`is_open`]).
+    pub exact: bool,
+}
+
+/// The analysis of `state` for `seat`, which must be the seat to move: [`analyze_to`] over the
+/// seat's view, each move marked with whether it sweeps.
+pub fn analyze_position(
+    rules: &Rules,
+    state: &State,
+    seat: u8,
+    (worlds, seed, horizon): (u32, u64, Horizon),
+    solver: &mut Solver,
+) -> Result<SeatAnalysis, Error> {
+    if state.hand_over() {
+        return Err(Error::IllegalMove(
+            "the hand is over: nothing to analyze".to_string(),
+        ));
+    }
+    if state.to_move() != Some(seat) {
+        return Err(Error::IllegalMove(format!(
+            "analyze looks at the moves of the seat to move ({}), got seat: {seat}",
+            state
+                .to_move()
+                .map_or("none".to_string(), |m| m.to_string())
+        )));
+    }
+    let view = state.view(seat);
+    let rows = analyze_to(rules, &view, worlds, seed, horizon, solver)?;
+    Ok(SeatAnalysis {
+        moves: rows
+            .into_iter()
+            .map(|(mv, mean, err)| (mv, state.is_sweep(rules, mv), mean, err))
+            .collect(),
+        exact: is_open(&view),
+    })
 }

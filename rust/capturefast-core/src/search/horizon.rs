@@ -89,7 +89,7 @@ impl RoundSearch {
         let me = self.me;
         let mut next = *state;
         if let Some(score) = next.apply_scored(rules, mv) {
-            return score.points[me] as f32 - score.points[1 - me] as f32;
+            return score.margin(me) as f32;
         }
         // A claim plays no card from a hand; a cut decision starts the round.
         let at = At {
@@ -230,7 +230,7 @@ mod tests {
         let me = s.me;
         let mut next = *state;
         if let Some(score) = next.apply_scored(rules, mv) {
-            return score.points[me] as f32 - score.points[1 - me] as f32;
+            return score.margin(me) as f32;
         }
         let play = u32::from(mv.kind() != MoveKind::Claim);
         let (left, plays) = (left - play, plays + play);

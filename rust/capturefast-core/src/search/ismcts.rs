@@ -216,7 +216,7 @@ impl IsmctsBot {
             world.apply_unchecked(rules, self.nodes[node as usize].mv);
         }
         self.play_out(rules, &mut world);
-        let reward = hand_value(rules, &world, root_side) / REWARD_SCALE;
+        let reward = world.hand_margin(rules, root_side).map_or(0.0, f64::from) / REWARD_SCALE;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -251,13 +251,6 @@ impl IsmctsBot {
             world.apply_unchecked(rules, mv);
         }
     }
-}
-
-/// Side `side`'s hand points minus the other side's, at the end of the hand.
-fn hand_value(rules: &Rules, state: &State, side: usize) -> f64 {
-    state.hand_score(rules).map_or(0.0, |s| {
-        f64::from(s.points[side]) - f64::from(s.points[1 - side])
-    })
 }
 
 impl IsmctsBot {

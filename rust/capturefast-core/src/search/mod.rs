@@ -5,6 +5,7 @@
 //! in `play`.
 
 pub mod analysis;
+pub mod batch;
 pub mod horizon;
 pub mod ismcts;
 pub mod pimc;

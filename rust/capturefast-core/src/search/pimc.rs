@@ -9,25 +9,14 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::view::LazyView;
 use crate::game::world::is_open;
-use crate::search::analysis::{search_world, world_sums};
+use crate::search::analysis::{Horizon, search_world, world_sums};
 use crate::search::horizon::RoundSearch;
 use crate::search::solver::Solver;
 
 const PIMC_TT_ENTRIES: usize = 1 << 18;
 
-/// How far the PIMC bot searches each sampled world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Horizon {
-    /// To the end of the current round (or [`horizon::max_plies`](crate::search::horizon::max_plies)
-    /// plays), valuing the piles there by their expected category points: the world's stock
-    /// order, which no player knows, never decides a move. The default.
-    Round,
-    /// To the end of the hand, exactly ([`Solver`]), as if the world's stock order were known.
-    Hand,
-}
-
 /// Perfect-information Monte Carlo: each decision draws `worlds` worlds consistent with the view
-/// ([`determinize`]), searches each to its [`Horizon`], and plays the move with the best mean
+/// ([`determinize`](crate::determinize)), searches each to its [`Horizon`], and plays the move with the best mean
 /// value (exact ties broken by the bot's generator). Deterministic under its seed.
 #[derive(Debug)]
 pub struct PimcBot {

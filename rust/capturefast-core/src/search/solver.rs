@@ -610,7 +610,7 @@ impl Solver {
                 let mut child = *state;
                 child.apply_unchecked(rules, mv);
                 let v = if child.hand_over() {
-                    hand_value(rules, &child, me)
+                    child.hand_margin(rules, me).expect("the hand is over")
                 } else if Rules::side(child.to_move().expect("in play")) == me {
                     self.plain(rules, &child, -PLAIN_INF, PLAIN_INF, 1)
                 } else {
@@ -671,7 +671,7 @@ impl Solver {
             child.apply_unchecked(rules, mv);
             let v = if child.hand_over() {
                 self.nodes += 1;
-                hand_value(rules, &child, me)
+                child.hand_margin(rules, me).expect("the hand is over")
             } else if Rules::side(child.to_move().expect("in play")) == me {
                 self.plain(rules, &child, alpha, beta, ply + 1)
             } else {
@@ -703,13 +703,6 @@ impl Solver {
         *e = (e.0.max(bounds.0), e.1.min(bounds.1));
         best
     }
-}
-
-/// The value of a finished hand for side `me`: its points minus the other side's, by the rules'
-/// own scoring (sweeps, categories, every bonus, declarations).
-fn hand_value(rules: &Rules, state: &State, me: usize) -> i32 {
-    let p = state.hand_score(rules).expect("the hand is over").points;
-    p[me] as i32 - p[1 - me] as i32
 }
 
 /// Ordering score of any legal move for the plain search: captures as [`capture_score`], then

@@ -1,4 +1,4 @@
-//! Chkobba, Tunisian profile (spec §2, rules K1-K15).
+//! Chkobba, Tunisian profile (`docs/rules.md` §2, rules K1-K15).
 //!
 //! 40 cards with capture values A=1, 2-7, Q=8, J=9, K=10 (option `chkobba_face_values`). The
 //! cutter (seat d+1) sees the top card after the shuffle and keeps it as one of their three cards
@@ -11,6 +11,27 @@
 //!
 //! Action layout: a move is (card, captured set), or a cut decision; the observation is
 //! [`crate::View`].
+
+use crate::game::profile::Profile;
+use crate::game::rules::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
+
+/// The game's facts (see [`Profile`]).
+pub(crate) const PROFILE: Profile = Profile {
+    name: "chkobba",
+    code: 2,
+    target: 21,
+    redeal: Redeal::ThreeOfARank,
+    capture: CaptureMode::EqualThenSum,
+    opening_sweeps: OpeningSweeps::Off,
+    // Q=8, J=9, K=10 (`chkobba_face_values = italian` gives J=8, Q=9).
+    face_values: [9, 8, 10],
+    prime: PrimeCategory::Bermila,
+    sevens_cascade: &[6, 5, 0, 4, 3, 2, 1],
+    category_names: ["karta", "dinari", "7ayya", "bermila"],
+    sweep_name: ("chkobba", "chkobbas"),
+    cut_card: true,
+    own_options: &["bermila", "chkobba_face_values", "cut_card"],
+};
 
 #[cfg(test)]
 mod tests {

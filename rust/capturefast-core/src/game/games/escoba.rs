@@ -1,4 +1,4 @@
-//! Escoba (spec §4, rules E1-E13).
+//! Escoba (`docs/rules.md` §4, rules E1-E13).
 //!
 //! 40 Spanish cards (A, 2-7, sota J=8, caballo Q=9, rey K=10). Three each and four on the table.
 //! A played card captures a set of table cards that, with it, totals exactly 15; one set only,
@@ -9,6 +9,33 @@
 //! happen. Points: cards, coins (oros), velo (7D), setenta, one per escoba. Target 21.
 //!
 //! Action layout: a move is (card, captured set); the observation is [`crate::View`].
+
+use crate::game::profile::Profile;
+use crate::game::rules::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
+
+/// The game's facts (see [`Profile`]).
+pub(crate) const PROFILE: Profile = Profile {
+    name: "escoba",
+    code: 1,
+    target: 21,
+    redeal: Redeal::Off,
+    capture: CaptureMode::Fifteen,
+    opening_sweeps: OpeningSweeps::Sum,
+    face_values: [8, 9, 10],
+    prime: PrimeCategory::Primiera,
+    // V-E2: sevens, then sixes, aces and fives, and no further.
+    sevens_cascade: &[6, 5, 0, 4],
+    category_names: ["cards", "coins", "velo", "setenta"],
+    sweep_name: ("escoba", "escobas"),
+    cut_card: false,
+    own_options: &[
+        "primiera_mode",
+        "primiera_figures",
+        "primiera_missing_suit",
+        "deck",
+        "initial_30_requires_partition",
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,5 @@
 //! One profile per game: its rules in prose, and the facts `Options` and `Rules` read.
 
-mod chkobba;
-mod escoba;
-mod scopa;
+pub(crate) mod chkobba;
+pub(crate) mod escoba;
+pub(crate) mod scopa;

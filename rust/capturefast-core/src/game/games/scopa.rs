@@ -1,4 +1,4 @@
-//! Scopa, GameRules.com profile (spec §3, rules S1-S12).
+//! Scopa, GameRules.com profile (`docs/rules.md` §3, rules S1-S12).
 //!
 //! 40 cards, capture values A=1, 2-7, J=8, Q=9, K=10. Three cards each and four on the table;
 //! later rounds deal three each and nothing to the table. A played card takes one equal-value
@@ -11,6 +11,31 @@
 //! higher wins, equal plays on.
 //!
 //! Action layout: a move is (card, captured set); the observation is [`crate::View`].
+
+use crate::game::profile::Profile;
+use crate::game::rules::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
+
+/// The game's facts (see [`Profile`]).
+pub(crate) const PROFILE: Profile = Profile {
+    name: "scopa",
+    code: 0,
+    target: 11,
+    redeal: Redeal::ThreeKings,
+    capture: CaptureMode::EqualThenSum,
+    opening_sweeps: OpeningSweeps::Off,
+    face_values: [8, 9, 10],
+    prime: PrimeCategory::Primiera,
+    sevens_cascade: &[6, 5, 0, 4, 3, 2, 1],
+    category_names: ["cards", "coins", "settebello", "primiera"],
+    sweep_name: ("scopa", "scope"),
+    cut_card: false,
+    own_options: &[
+        "primiera_mode",
+        "primiera_figures",
+        "primiera_missing_suit",
+        "deck",
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,214 +1,14 @@
-//! `Card`, `Move` and `Rules` for Python: thin wrappers over the core types.
+//! `Rules` for Python: the game, the number of players and the variant options.
 
 use std::sync::Arc;
 
-use capturefast_core::{
-    Card, CardSet, Game, HandScore, Move, MoveKind, OptionValue, Options, Rules,
-};
-use pyo3::basic::CompareOp;
+use capturefast_core::{CardSet, Game, HandScore, OptionValue, Options, Rules};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PyList, PyTuple};
 
-use crate::convert;
+use crate::convert::{self, ints, py_dup, two_counts, two_declarations, two_piles, two_scores};
 use crate::errors::{PositionError, VariantError, py};
-
-/// A playing card: rank then suit, e.g. `Card("7D")`; also built from its id 0-39.
-#[pyclass(frozen, module = "capturefast", name = "Card", eq, ord, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PyCard(pub Card);
-
-#[pymethods]
-impl PyCard {
-    #[new]
-    fn new(spec: &Bound<'_, PyAny>) -> PyResult<PyCard> {
-        convert::card(spec).map(PyCard)
-    }
-
-    /// The id, `rank_index * 4 + suit_index` (0-39).
-    #[getter]
-    fn id(&self) -> u8 {
-        self.0.id()
-    }
-
-    /// The rank character: one of `A 2 3 4 5 6 7 J Q K`.
-    #[getter]
-    fn rank(&self) -> String {
-        self.0.rank().char().to_string()
-    }
-
-    /// The suit character: one of `C D H S` (D is coins).
-    #[getter]
-    fn suit(&self) -> String {
-        self.0.suit().char().to_string()
-    }
-
-    fn __str__(&self) -> String {
-        self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Card('{}')", self.0)
-    }
-
-    fn __int__(&self) -> u8 {
-        self.0.id()
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
-        (slf.get_type().into_any(), (slf.get().0.to_string(),))
-    }
-}
-
-/// A move: the played card and the exact captured set, or a Chkobba cut decision.
-#[pyclass(frozen, module = "capturefast", name = "Move")]
-#[derive(Clone, Copy)]
-pub struct PyMove {
-    pub mv: Move,
-    /// Whether the move scores a sweep; known for moves from `legal_moves()`, false otherwise.
-    pub sweep: bool,
-}
-
-#[pymethods]
-impl PyMove {
-    #[new]
-    fn new(spec: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        Ok(PyMove {
-            mv: convert::mv(spec)?,
-            sweep: false,
-        })
-    }
-
-    /// A `play` move: `card` capturing `captures` (empty: the card trails).
-    #[staticmethod]
-    #[pyo3(signature = (card, captures = None))]
-    fn play(card: &Bound<'_, PyAny>, captures: Option<&Bound<'_, PyAny>>) -> PyResult<PyMove> {
-        let card = convert::card(card)?;
-        let caps = match captures {
-            Some(c) => convert::cards(c)?,
-            None => CardSet::EMPTY,
-        };
-        if caps.contains(card) {
-            return py(Err(capturefast_core::Error::DuplicateCard(
-                card.to_string(),
-            )));
-        }
-        Ok(PyMove {
-            mv: Move::play(card, caps),
-            sweep: false,
-        })
-    }
-
-    /// The move packed in one integer: captures in bits 0-39, card in 40-45, kind in 46-47
-    /// (0 `play`, 1 `keep_cut`, 2 `table_cut`, 3 `claim`).
-    #[allow(clippy::wrong_self_convention)] // `#[pymethods]` take `&self`
-    fn to_int(&self) -> u64 {
-        self.mv.to_bits()
-    }
-
-    /// The move packed by `to_int`.
-    #[staticmethod]
-    fn from_int(#[pyo3(from_py_with = crate::convert::arg::bits)] bits: u64) -> PyResult<PyMove> {
-        Move::from_bits(bits)
-            .map(|mv| PyMove { mv, sweep: false })
-            .ok_or_else(|| convert::illegal(format!("not a packed move: {bits}")))
-    }
-
-    /// `play`, `keep_cut`, `table_cut` or `claim` (renuncio).
-    #[getter]
-    fn kind(&self) -> &'static str {
-        self.mv.kind().name()
-    }
-
-    /// The played card (or the cut card).
-    #[getter]
-    fn card(&self) -> PyCard {
-        PyCard(self.mv.card())
-    }
-
-    /// The captured table cards (empty for a trail or a cut decision).
-    #[getter]
-    fn captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyFrozenSet>> {
-        convert::frozenset_py(py, self.mv.captures())
-    }
-
-    /// Whether this move scores a sweep under the rules: set on the moves `legal_moves()`
-    /// returns. A `Move` built from text or an int knows no position and says False; ask
-    /// `state.is_sweep(move)`.
-    #[getter]
-    fn sweep(&self) -> bool {
-        self.sweep
-    }
-
-    /// Whether the card trails (a play capturing nothing).
-    #[getter]
-    fn is_trail(&self) -> bool {
-        self.mv.kind() == MoveKind::Play && self.mv.captures().is_empty()
-    }
-
-    fn __str__(&self) -> String {
-        self.mv.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Move('{}')", self.mv)
-    }
-
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(o) = other.cast::<PyMove>() else {
-            return Ok(py.NotImplemented());
-        };
-        let (a, b) = (self.mv, o.get().mv);
-        Ok(op
-            .matches(a.cmp(&b))
-            .into_pyobject(py)?
-            .to_owned()
-            .into_any()
-            .unbind())
-    }
-
-    fn __hash__(&self) -> u64 {
-        self.mv.to_bits()
-    }
-
-    /// Pickle support: the packed move and its sweep flag.
-    #[staticmethod]
-    fn _restore(
-        #[pyo3(from_py_with = crate::convert::arg::bits)] bits: u64,
-        sweep: bool,
-    ) -> PyResult<PyMove> {
-        Ok(PyMove {
-            sweep,
-            ..PyMove::from_int(bits)?
-        })
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, bool))> {
-        let m = slf.get();
-        Ok((
-            slf.get_type().getattr("_restore")?,
-            (m.mv.to_bits(), m.sweep),
-        ))
-    }
-}
-
-/// What the opening table means: `redeal` (void hand) and `dealer_sweeps` (Escoba 15 / 30).
-#[pyclass(frozen, module = "capturefast", name = "Opening", get_all)]
-pub struct PyOpening {
-    redeal: bool,
-    dealer_sweeps: u8,
-}
-
-#[pymethods]
-impl PyOpening {
-    fn __repr__(&self) -> String {
-        format!(
-            "Opening(redeal={}, dealer_sweeps={})",
-            if self.redeal { "True" } else { "False" },
-            self.dealer_sweeps
-        )
-    }
-}
+use crate::opening::PyOpening;
 
 /// The rules of a game: the game, the number of players and the variant options.
 #[pyclass(frozen, module = "capturefast", name = "Rules")]
@@ -326,12 +126,7 @@ impl PyRules {
         kw.set_item("scores", scores.map(|x| x.to_vec()))?;
         kw.set_item("bonuses", bonuses)?;
         // What decided the fourth category (the report's evidence and checks read it).
-        let mode = if r.game() == Game::Chkobba {
-            "bermila"
-        } else {
-            "primiera_mode"
-        };
-        kw.set_item("prime_mode", r.options().get(mode).map(|v| v.to_string()))?;
+        kw.set_item("prime_mode", r.prime_mode())?;
         kw.set_item(
             "leftovers",
             PyList::new(py, leftovers.iter().map(|c| c.to_string()))?,
@@ -443,6 +238,25 @@ impl PyRules {
             d.set_item(k, option_py(py, &v)?)?;
         }
         Ok(d)
+    }
+
+    /// Whether all ten coins in one hand win the match (Napoleone: `napola` or
+    /// `all_coins_wins`).
+    #[getter]
+    fn all_coins_win(&self) -> bool {
+        self.0.all_coins_win()
+    }
+
+    /// The game's word for a sweep and its plural, e.g. `("scopa", "scope")`.
+    #[getter]
+    fn sweep_names(&self) -> (&'static str, &'static str) {
+        self.0.sweep_name()
+    }
+
+    /// What decides the fourth category: the value of `primiera_mode` or `bermila`.
+    #[getter]
+    fn prime_mode(&self) -> &'static str {
+        self.0.prime_mode()
     }
 
     /// The four scoring categories in order, named as the game names them.
@@ -571,63 +385,50 @@ impl PyRules {
     }
 }
 
-fn py_dup<T>(card: Card) -> PyResult<T> {
-    py(Err(capturefast_core::Error::DuplicateCard(
-        card.to_string(),
-    )))
+/// The rules of `game` (2 players) with the fourth category decided by `mode`.
+fn rules_with_mode(game: &str, mode: &str) -> PyResult<Rules> {
+    let game = py(Game::from_name(game))?;
+    let mut o = Options::new(game, 2);
+    let option = game.profile().prime.option();
+    py(o.set(option, &OptionValue::Str(mode.to_string())))?;
+    py(Rules::new(o))
 }
 
-/// Two disjoint piles that together hold all 40 cards.
-pub fn two_piles(obj: &Bound<'_, PyAny>) -> PyResult<[CardSet; 2]> {
-    let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-    if items.len() != 2 {
-        return Err(PositionError::new_err(format!(
-            "piles must be one per side (2), got: {}",
-            items.len()
-        )));
-    }
-    let a = convert::cards(&items[0])?;
-    let b = convert::cards(&items[1])?;
-    if let Some(c) = (a & b).first() {
-        return py_dup(c);
-    }
-    if (a | b) != CardSet::FULL {
-        return Err(PositionError::new_err(format!(
-            "the piles must hold all 40 cards between them; missing: {}",
-            CardSet::FULL - (a | b)
-        )));
-    }
-    Ok([a, b])
+/// The facts of `game` that reports show: its `name`, `categories` (the four names),
+/// `sweep` and `sweeps` (its word for a sweep, singular and plural), `prime_option` (the option
+/// deciding the fourth category) and `prime_modes` (its values), `bonuses` (every bonus name,
+/// in score order) and `target`.
+#[pyfunction]
+pub fn game_facts<'py>(py: Python<'py>, game: &str) -> PyResult<Bound<'py, PyDict>> {
+    let profile = crate::errors::py(Game::from_name(game))?.profile();
+    let d = PyDict::new(py);
+    d.set_item("name", profile.name)?;
+    d.set_item("categories", profile.category_names.to_vec())?;
+    d.set_item("sweep", profile.sweep_name.0)?;
+    d.set_item("sweeps", profile.sweep_name.1)?;
+    d.set_item("prime_option", profile.prime.option())?;
+    d.set_item("prime_modes", profile.prime.modes())?;
+    d.set_item("bonuses", capturefast_core::BONUS_NAMES.to_vec())?;
+    d.set_item("target", profile.target)?;
+    Ok(d)
 }
 
-/// Two ints from 0 to `hi`, one per side, from a Python sequence; refused (naming `what`) as
-/// a `PositionError` otherwise, ints too large for `i64` too.
-fn two_in(obj: &Bound<'_, PyAny>, hi: i64, what: &str) -> PyResult<[i64; 2]> {
-    match convert::wholes(obj, what)?.as_slice() {
-        [Some(a), Some(b)] if (0..=hi).contains(a) && (0..=hi).contains(b) => Ok([*a, *b]),
-        _ => Err(PositionError::new_err(format!(
-            "{what} must be two numbers from 0 to {hi}, one per side, got: {}",
-            obj.repr()?
-        ))),
-    }
+/// Who takes the fourth category of `game` decided by `mode`, from each side's count per rank
+/// (`A..K`) and primiera total (None: invalid): 0, 1, or None for nobody. The engine's own rule,
+/// for checking a report.
+#[pyfunction]
+pub fn prime_award(
+    game: &str,
+    mode: &str,
+    ranks: [[u8; capturefast_core::NUM_RANKS]; 2],
+    primiera: [Option<u16>; 2],
+) -> PyResult<Option<u8>> {
+    Ok(rules_with_mode(game, mode)?.prime_award(ranks, primiera))
 }
 
-/// Two small non-negative counts (sweeps per side).
-pub fn two_counts(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 2]> {
-    Ok(two_in(obj, 40, what)?.map(|x| x as u8))
-}
-
-/// Declaration points per side: two numbers from 0 to 255.
-pub fn two_declarations(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
-    Ok(two_in(obj, 255, "declarations")?.map(|x| x as u8))
-}
-
-/// Two match scores.
-pub fn two_scores(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
-    Ok(two_in(obj, i64::from(u32::MAX), "scores")?.map(|x| x as u32))
-}
-
-/// Small counts as a list of Python ints (a `Vec<u8>` would become `bytes`).
-pub fn ints(v: impl AsRef<[u8]>) -> Vec<u32> {
-    v.as_ref().iter().map(|&x| u32::from(x)).collect()
+/// The ranks (indexes into `A..K`) whose counts decide the fourth category of `game` under
+/// `mode`, compared in order, or None when primiera totals decide it.
+#[pyfunction]
+pub fn prime_cascade(game: &str, mode: &str) -> PyResult<Option<Vec<usize>>> {
+    Ok(rules_with_mode(game, mode)?.prime_cascade().map(<[usize]>::to_vec))
 }
