@@ -1066,3 +1066,24 @@ def test_decode_refuses_fields_no_game_reaches(
     assert raw != state.to_bytes(), what
     with pytest.raises(cf.DecodeError):
         State.from_bytes(state.rules, raw)
+
+
+def test_an_error_names_a_numeral_card_as_written() -> None:
+    # `8D` is the numerals deck's spelling of `JD`: errors say what was written and how it was
+    # read, not only `JD`.
+    rules = cf.Rules.scopa()
+    with pytest.raises(cf.InvalidCardError, match=r"more than once: 8D \(read as JD"):
+        rules.capture_options(["JD", "8D"], "KS")
+    state = cf.State.new(rules, seed=3)
+    assert cf.Card("JD") not in state.hands[state.to_move]
+    with pytest.raises(cf.IllegalMoveError, match=r": 8d x 3C \(read as JD x 3C: the numerals"):
+        state.play("8d x 3C")
+    with pytest.raises(cf.IllegalMoveError) as plain:
+        state.play("JD")
+    assert "read as" not in str(plain.value)
+
+
+def test_a_horizon_is_an_argument_not_a_variant() -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    with pytest.raises(cf.ArgumentError, match='horizon is "hand" or "round", got: "turn"'):
+        cf.analyze(state, state.to_move, horizon="turn")

@@ -48,15 +48,7 @@ pub fn cards(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
             "expected a collection of cards, got a single string; hint: use a list, e.g. [\"7D\"]",
         ));
     }
-    let mut set = CardSet::EMPTY;
-    for item in obj.try_iter()? {
-        let c = card(&item?)?;
-        if set.contains(c) {
-            return py(Err(CoreError::DuplicateCard(c.to_string())));
-        }
-        set.insert(c);
-    }
-    Ok(set)
+    Ok(card_list(obj)?.into_iter().collect())
 }
 
 /// Extracts an ordered list of distinct cards.
@@ -69,14 +61,47 @@ pub fn card_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let mut seen = CardSet::EMPTY;
     let mut out = Vec::new();
     for item in obj.try_iter()? {
-        let c = card(&item?)?;
+        let item = item?;
+        let c = card(&item)?;
         if seen.contains(c) {
-            return py(Err(CoreError::DuplicateCard(c.to_string())));
+            // Name the card as the caller wrote it (`8D`, read as `JD`, repeats a `JD`).
+            let named = match item.cast::<PyString>() {
+                Ok(text) => as_written(text.to_str()?, c),
+                Err(_) => c.to_string(),
+            };
+            return py(Err(CoreError::DuplicateCard(named)));
         }
         seen.insert(c);
         out.push(c);
     }
     Ok(out)
+}
+
+/// Whether `text` spells a figure with the numerals deck's `8`, `9` or `10` (`8D` is `JD`).
+fn has_numeral(text: &str) -> bool {
+    let b = text.as_bytes();
+    (0..b.len()).any(|i| {
+        let start = i == 0 || !b[i - 1].is_ascii_digit();
+        let len = if b[i..].starts_with(b"10") {
+            2
+        } else if matches!(b[i], b'8' | b'9') {
+            1
+        } else {
+            0
+        };
+        start && len > 0 && b.get(i + len).is_some_and(|s| b"CDHScdhs".contains(s))
+    })
+}
+
+/// `text` as the caller wrote it, with what the engine read it as when it spells a figure with
+/// a numeral: errors name what the user wrote.
+pub fn as_written(text: &str, read: impl std::fmt::Display) -> String {
+    let text = text.trim();
+    if has_numeral(text) {
+        format!("{text} (read as {read}: the numerals 8, 9 and 10 name J, Q and K)")
+    } else {
+        read.to_string()
+    }
 }
 
 /// Extracts a move from a `Move` or its notation.

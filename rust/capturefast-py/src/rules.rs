@@ -430,5 +430,7 @@ pub fn prime_award(
 /// `mode`, compared in order, or None when primiera totals decide it.
 #[pyfunction]
 pub fn prime_cascade(game: &str, mode: &str) -> PyResult<Option<Vec<usize>>> {
-    Ok(rules_with_mode(game, mode)?.prime_cascade().map(<[usize]>::to_vec))
+    Ok(rules_with_mode(game, mode)?
+        .prime_cascade()
+        .map(<[usize]>::to_vec))
 }

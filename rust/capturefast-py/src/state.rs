@@ -330,9 +330,20 @@ impl PyState {
         let mut next = self.state;
         match next.play(&self.rules.0, mv) {
             Ok(()) => Ok(self.with(next)),
-            Err(CoreError::IllegalMove(m)) => Err(IllegalMoveError::new_err(format!(
-                "{m}\nhint: see `state.legal_moves()`"
-            ))),
+            Err(CoreError::IllegalMove(m)) => {
+                // The core names the move it read; name it as the caller wrote it too.
+                let m = match r#move.cast::<pyo3::types::PyString>() {
+                    Ok(text) => {
+                        let read = mv.to_string();
+                        let head = m.strip_suffix(&read).unwrap_or(&m);
+                        format!("{head}{}", convert::as_written(text.to_str()?, &read))
+                    }
+                    Err(_) => m,
+                };
+                Err(IllegalMoveError::new_err(format!(
+                    "{m}\nhint: see `state.legal_moves()`"
+                )))
+            }
             Err(e) => py(Err(e)),
         }
     }
