@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, SupportsIndex, final
+from typing import Any, SupportsIndex, TypedDict, final
 
 from capturefast.report import HandReport
 
@@ -19,6 +19,9 @@ __all__ = [
     "analyze_many_raw",
     "analyze_raw",
     "bot_names",
+    "game_facts",
+    "prime_award",
+    "prime_cascade",
     "random_hands",
     "sim_seeds",
     "simulate_arrays",
@@ -118,6 +121,16 @@ class Rules:
     def options(self) -> dict[str, Any]: ...
     @property
     def categories(self) -> list[str]: ...
+    @property
+    def sweep_names(self) -> tuple[str, str]:
+        """The game's word for a sweep and its plural, e.g. `("scopa", "scope")`."""
+    @property
+    def prime_mode(self) -> str:
+        """What decides the fourth category: the value of `primiera_mode` or `bermila`."""
+    @property
+    def all_coins_win(self) -> bool:
+        """Whether all ten coins in one hand win the match (Napoleone: `napola` or
+        `all_coins_wins`)."""
     def value(self, card: _CardLike) -> int: ...
     def capture_options(
         self, table: Iterable[_CardLike], card: _CardLike
@@ -248,6 +261,38 @@ class View:
     def legal_moves(self) -> list[Move]: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+class _GameFacts(TypedDict):
+    """What `game_facts` returns."""
+
+    name: str
+    categories: list[str]
+    sweep: str
+    sweeps: str
+    prime_option: str
+    prime_modes: list[str]
+    bonuses: list[str]
+    target: int
+
+def game_facts(game: str) -> _GameFacts:
+    """The facts of `game` that reports show: its `name`, `categories` (the four names),
+    `sweep` and `sweeps` (its word for a sweep, singular and plural), `prime_option` (the option
+    deciding the fourth category) and `prime_modes` (its values), `bonuses` (every bonus name,
+    in score order) and `target`."""
+
+def prime_award(
+    game: str,
+    mode: str,
+    ranks: Sequence[Sequence[int]],
+    primiera: Sequence[int | None],
+) -> int | None:
+    """Who takes the fourth category of `game` decided by `mode`, from each side's count per
+    rank (`A..K`) and primiera total (None: invalid): 0, 1, or None for nobody. The engine's own
+    rule, for checking a report."""
+
+def prime_cascade(game: str, mode: str) -> list[int] | None:
+    """The ranks (indexes into `A..K`) whose counts decide the fourth category of `game` under
+    `mode`, compared in order, or None when primiera totals decide it."""
 
 def random_hands(rules: Rules, hands: int, seed: int = 0) -> dict[str, Any]: ...
 def bot_names() -> list[str]: ...
