@@ -7,6 +7,7 @@ a dict or JSON that round-trips exactly, and as rows for a pandas DataFrame.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import random
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
+from capturefast import _core
 from capturefast.errors import InvalidCardError, ReportError, VariantError
 
 if TYPE_CHECKING:
@@ -25,33 +27,39 @@ if TYPE_CHECKING:
 __all__ = ["HandReport", "MatchReport", "ReportError", "play_match_report"]
 
 
+# The games a report may be of. What it knows of each, the names of its categories, sweeps,
+# bonuses and prime modes and the rule of its fourth category, the core says (`_core.game_facts`,
+# `_core.prime_award`, `_core.prime_cascade`); this module renders and checks against it.
 GAMES: Final = ("scopa", "escoba", "chkobba")
-CATEGORIES: Final[Mapping[str, tuple[str, str, str, str]]] = {
-    "scopa": ("cards", "coins", "settebello", "primiera"),
-    "escoba": ("cards", "coins", "velo", "setenta"),
-    "chkobba": ("karta", "dinari", "7ayya", "bermila"),
-}
-BONUSES: Final = ("re_bello", "napola", "grande", "all_coins", "all_sevens", "declarations")
-SWEEP_NAMES: Final[Mapping[str, str]] = {
-    "scopa": "scope",
-    "escoba": "escobas",
-    "chkobba": "chkobbas",
-}
-# What may decide the fourth category (`prime_mode`): the `primiera_mode` option, or Chkobba's
-# `bermila` (docs/variants.md "Scoring").
-PRIME_MODES: Final[Mapping[str, tuple[str, ...]]] = {
-    "scopa": ("table", "most_sevens", "three_sevens"),
-    "escoba": ("table", "most_sevens", "three_sevens"),
-    "chkobba": ("sevens_then_sixes", "cascade", "primiera"),
-}
-# The ranks a sevens cascade compares, in order, by game and mode (V-E2 stops Escoba's at the
-# fives), as indexes into A..K.
-_CASCADES: Final[Mapping[tuple[str, str], tuple[int, ...]]] = {
-    ("scopa", "most_sevens"): (6, 5, 0, 4, 3, 2, 1),
-    ("escoba", "most_sevens"): (6, 5, 0, 4),
-    ("chkobba", "cascade"): (6, 5, 0, 4, 3, 2, 1),
-    ("chkobba", "sevens_then_sixes"): (6, 5),
-}
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the core says about one game that a report reads (`_core.game_facts`)."""
+
+    categories: tuple[str, str, str, str]
+    sweep: str  # the word for one sweep, e.g. `scopa` (K-A9 `chkobba`)
+    sweeps: str  # and for several, e.g. `scope`
+    prime_modes: tuple[str, ...]  # the values of the option deciding the fourth category
+    default_mode: str  # its value in the game's default rules
+    bonuses: tuple[str, ...]  # every bonus name, in score order
+
+
+@functools.cache
+def _facts(game: str) -> _Facts:
+    f = _core.game_facts(game)
+    cards, coins, seven, prime = f["categories"]
+    return _Facts(
+        categories=(cards, coins, seven, prime),
+        sweep=f["sweep"],
+        sweeps=f["sweeps"],
+        prime_modes=tuple(f["prime_modes"]),
+        default_mode=_core.Rules(game).prime_mode,
+        bonuses=tuple(f["bonuses"]),
+    )
+
+
+# Rendering only: the words and letters a report is written in.
 _RANK_PLURALS: Final = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens")
 _RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 _SUITS: Final = "CDHS"
@@ -92,36 +100,58 @@ def _more(a: int, b: int) -> int | None:
     return 0 if a > b else 1 if b > a else None
 
 
-def _prime_award(
-    game: str, mode: str | None, counts: Sequence[Mapping[str, Any]]
-) -> tuple[bool, int | None]:
-    """Who takes the fourth category by `mode`, from the counts: (known, side). Not known
-    without the mode, or without the counts it reads."""
-    a, b = counts
-    cascade = _CASCADES.get((game, mode or ""))
-    if cascade is not None:
-        if "ranks" not in a or "ranks" not in b:
-            return False, None
-        for r in cascade:
-            side = _more(a["ranks"][r], b["ranks"][r])
-            if side is not None:
-                return True, side
-        return True, None
-    if mode == "three_sevens":
-        if "sevens" not in a or "sevens" not in b:
-            return False, None
-        for i, c in enumerate(counts):
-            if c["sevens"] >= 3:
-                return True, i
-    if mode in ("table", "three_sevens", "primiera"):
-        if "primiera" not in a or "primiera" not in b:
-            return False, None
-        pa, pb = a["primiera"], b["primiera"]
-        if pa is None or pb is None:
-            # Valid beats invalid; both invalid: nobody.
-            return True, None if pa is pb else (0 if pb is None else 1)
-        return True, _more(pa, pb)
-    return False, None
+# A count the report leaves out (`primiera` may be None: invalid).
+_UNTOLD: Final = object()
+
+
+def _told_ranks(counts: Sequence[Mapping[str, Any]], piles: Sequence[Sequence[str]]) -> list[Any]:
+    """Each side's cards per rank A..K as far as the report tells: its `ranks` count, else its
+    pile, else the `sevens` and `sixes` counts (None where the report does not say)."""
+    out: list[Any] = []
+    for i, c in enumerate(counts):
+        if "ranks" in c:
+            out.append(list(c["ranks"]))
+        elif piles:
+            out.append([sum(card[:-1] == r for card in piles[i]) for r in _RANKS])
+        else:
+            ranks: list[int | None] = [None] * len(_RANKS)
+            for key, r in (("sevens", "7"), ("sixes", "6")):
+                if key in c:
+                    ranks[_RANKS.index(r)] = c[key]
+            out.append(ranks)
+    return out
+
+
+def _award_bounds(
+    game: str, mode: str, ranks: Sequence[Any], primiera: Sequence[Any]
+) -> set[int | None]:
+    """The engine's award of the fourth category (`_core.prime_award`) in the worst and in the
+    best case for side A of what the report leaves out (None ranks, `_UNTOLD` primiera).
+
+    More of a rank, or a higher primiera (a valid one over an invalid one), never costs a side
+    the category: so when the two cases agree, that is the award whatever was left out. One
+    award, or two when the report does not tell."""
+    out: set[int | None] = set()
+    for best_for_a in (False, True):
+        ranks_in: list[list[int]] = []
+        primiera_in: list[int | None] = []
+        for i in (0, 1):
+            good = best_for_a == (i == 0)  # the case is the best one for side i
+            ranks_in.append([(len(_SUITS) if good else 0) if n is None else n for n in ranks[i]])
+            mine, theirs = primiera[i], primiera[1 - i]
+            if mine is not _UNTOLD:
+                primiera_in.append(mine)
+            elif not good:
+                primiera_in.append(None)
+            else:  # above the other side's; any valid total is above an invalid one
+                primiera_in.append(0 if theirs is _UNTOLD or theirs is None else theirs + 1)
+        try:
+            out.add(_core.prime_award(game, mode, ranks_in, primiera_in))
+        except OverflowError:
+            raise ReportError(
+                f"`primiera` counts past what the engine reads: {list(primiera)}"
+            ) from None
+    return out
 
 
 def _check_totals(
@@ -134,10 +164,11 @@ def _check_totals(
     """The counts agree with each other and with the piles, and the awards with the counts
     (each category by the rule that decides it)."""
     for key, most in (("cards", 40), ("coins", 10), ("sevens", 4), ("sixes", 4)):
-        if all(key in c for c in counts) and counts[0][key] + counts[1][key] > most:
+        # A count left out is none here, so one side's count is bounded too (the engine reads it).
+        told = [c.get(key, 0) for c in counts]
+        if told[0] + told[1] > most:
             raise ReportError(
-                f"there are {most} {key} in the deck; the counts say: "
-                f"{counts[0][key]} + {counts[1][key]}"
+                f"there are {most} {key} in the deck; the counts say: {told[0]} + {told[1]}"
             )
     ranks = [c.get("ranks") for c in counts]
     for i, c in enumerate(counts):
@@ -173,16 +204,18 @@ def _check_totals(
                     f"side {_SIDES[i]}'s pile holds {by_rank} cards by rank but its counts "
                     f"say: {c['ranks']}"
                 )
-    cards, coins, seven, prime = CATEGORIES[game]
+    cards, coins, seven, prime = _facts(game).categories
     expected: dict[str, int | None] = {
         cards: _more(counts[0]["cards"], counts[1]["cards"]),
         coins: _more(counts[0]["coins"], counts[1]["coins"]),
     }
     if piles:
         expected[seven] = next((i for i, p in enumerate(piles) if _SEVEN_OF_COINS in p), None)
-    known, side = _prime_award(game, prime_mode, counts)
-    if known:
-        expected[prime] = side
+    if prime_mode is not None:
+        primiera = [c.get("primiera", _UNTOLD) for c in counts]
+        award = _award_bounds(game, prime_mode, _told_ranks(counts, piles), primiera)
+        if len(award) == 1:
+            expected[prime] = award.pop()
     for name, want in expected.items():
         if awards[name] != want:
             raise ReportError(
@@ -224,7 +257,7 @@ def _check_counts(game: str, value: object) -> list[dict[str, Any]]:
             elif k == "primiera":
                 ok = x is None or (_is_int(x) and x >= 0)
             elif k == "ranks":
-                ok = isinstance(x, list) and len(x) == 10 and all(_is_int(y) for y in x)
+                ok = isinstance(x, list) and len(x) == 10 and all(_is_int(y) and y >= 0 for y in x)
             elif k == "primiera_cards":
                 ok = (
                     isinstance(x, list)
@@ -290,9 +323,10 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
         if k in _HAND_REQUIRED and k not in d:
             raise ReportError(f"a hand report needs `{k}`; missing: {k}")
     game = d["game"]
-    if game not in CATEGORIES:
+    if game not in GAMES:
         raise ReportError(f"unknown game (expected one of {', '.join(GAMES)}): {game}")
-    cats = CATEGORIES[game]
+    facts = _facts(game)
+    cats = facts.categories
     points = _ints("points", d["points"])
     sweeps = _ints("sweeps", d["sweeps"])
     awards = d["awards"]
@@ -311,9 +345,9 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
     counts = _check_counts(game, d["counts"])
     piles, leftovers = _check_piles(d.get("piles", []), d.get("leftovers", []))
     prime_mode = d.get("prime_mode")
-    if prime_mode is not None and prime_mode not in PRIME_MODES[game]:
+    if prime_mode is not None and prime_mode not in facts.prime_modes:
         raise ReportError(
-            f"`prime_mode` of {game} expects one of {', '.join(PRIME_MODES[game])} or null, "
+            f"`prime_mode` of {game} expects one of {', '.join(facts.prime_modes)} or null, "
             f"got: {prime_mode!r}"
         )
     scores = d.get("scores")
@@ -325,8 +359,8 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
             f"`bonuses` expects a table of bonus -> points per side, got: {bonuses!r}"
         )
     for name, pts in bonuses.items():
-        if name not in BONUSES:
-            raise ReportError(f"unknown bonus (expected one of {', '.join(BONUSES)}): {name}")
+        if name not in facts.bonuses:
+            raise ReportError(f"unknown bonus (expected one of {', '.join(facts.bonuses)}): {name}")
         _ints(f"bonuses.{name}", pts)
     # The totals must agree with each other.
     _check_totals(game, counts, piles, awards, prime_mode)
@@ -495,7 +529,8 @@ class HandReport(_JsonReport):
             ReportError: a name that is none of these.
         """
         a, b = self.counts
-        cards, coins, seven, prime = CATEGORIES[self.game]
+        facts = _facts(self.game)
+        cards, coins, seven, prime = facts.categories
         if category == cards:
             return f"{a['cards']} v {b['cards']}"
         if category == coins:
@@ -504,37 +539,44 @@ class HandReport(_JsonReport):
             return self._seven_evidence(self.awards.get(category))
         if category == prime:
             return self._prime_evidence()
-        # One sweep is named as its game (K-A9 `chkobba`): the singular is taken too.
-        if category in (self.sweep_name, self.game, "sweeps"):
+        # The word for one sweep (K-A9 `chkobba`) is taken too.
+        if category in (facts.sweeps, facts.sweep, "sweeps"):
             return _pair(self.sweeps)
         if category in self.bonuses:
             return self._bonus_evidence(category)
-        names = [*CATEGORIES[self.game], self.sweep_name, *self.bonuses]
+        names = [*facts.categories, facts.sweeps, *self.bonuses]
         raise ReportError(
             f"not a category of this {self.game} report (expected one of {', '.join(names)}): "
             f"{category}"
         )
 
     def _prime_evidence(self) -> str:
-        """The fourth category's evidence, by the rule that decided it: the ranks a cascade
-        compared (up to the first that differs), or the primiera values."""
-        a, b = self.counts
-        mode = self.prime_mode
-        if mode is None and self.game == "chkobba" and "sevens" in a and "sevens" in b:
-            mode = "sevens_then_sixes"  # K14, the default
-        cascade = _CASCADES.get((self.game, mode or ""))
-        if cascade is not None and "ranks" in a and "ranks" in b:
-            parts = []
-            for r in cascade:
-                x, y = a["ranks"][r], b["ranks"][r]
-                parts.append(f"{_RANK_PLURALS[r]} {x} v {y}")
-                if x != y:
-                    break
+        """The fourth category's evidence, by the rule that decided it (`_core.prime_cascade`):
+        the ranks a cascade compared (up to the first that differs), the sevens where they
+        decided without the primiera (three sevens), or the primiera values. Without a
+        `prime_mode`, the game's default rules."""
+        mode = self.prime_mode or _facts(self.game).default_mode
+        ranks = _told_ranks(self.counts, self.piles)
+        cascade = _core.prime_cascade(self.game, mode)
+        parts = []
+        for r in cascade or []:
+            x, y = ranks[0][r], ranks[1][r]
+            if x is None or y is None:
+                break
+            parts.append(f"{_RANK_PLURALS[r]} {x} v {y}")
+            if x != y:
+                break
+        if parts:
             return ", ".join(parts)
-        if mode == "sevens_then_sixes":
-            return f"sevens {a['sevens']} v {b['sevens']}, sixes {a['sixes']} v {b['sixes']}"
-        if mode == "three_sevens" and max(a.get("sevens", 0), b.get("sevens", 0)) >= 3:
-            return f"sevens {a['sevens']} v {b['sevens']}"
+        seven = _RANKS.index("7")
+        x, y = ranks[0][seven], ranks[1][seven]
+        if (
+            cascade is None
+            and x is not None
+            and y is not None
+            and len(_award_bounds(self.game, mode, ranks, [_UNTOLD, _UNTOLD])) == 1
+        ):
+            return f"sevens {x} v {y}"
         return f"{self._primiera(0)} v {self._primiera(1)}"
 
     def _bonus_evidence(self, name: str) -> str:
@@ -586,7 +628,7 @@ class HandReport(_JsonReport):
     @property
     def sweep_name(self) -> str:
         """What the game calls its sweeps: `scope`, `escobas` or `chkobbas`."""
-        return SWEEP_NAMES.get(self.game, "sweeps")
+        return _facts(self.game).sweeps if self.game in GAMES else "sweeps"
 
     # ------------------------------------------------------------------ tables
 
@@ -741,8 +783,8 @@ class MatchReport(_JsonReport):
     def _compute(self) -> None:
         r = self.rules
         target = r.target
-        # Napoleone: with `all_coins_wins`, or as part of the napola (V-S7).
-        all_coins = bool(r.options.get("all_coins_wins") or r.options.get("napola"))
+        # Napoleone (V-S7): whether all ten coins win the match is the core's to say.
+        all_coins = r.all_coins_win
         score = [0, 0]
         over = False
         why = "no hand has been played yet: the match goes on"
@@ -878,7 +920,7 @@ class MatchReport(_JsonReport):
         return ("no winner yet: " if self.winner is None else "") + self.why
 
     def __str__(self) -> str:
-        sweeps = SWEEP_NAMES.get(self.rules.game, "sweeps")
+        sweeps = self.rules.sweep_names[1]
         head = ("hand", "points", "score", sweeps)
         table = [head]
         for row in self.rows():
@@ -901,7 +943,7 @@ class MatchReport(_JsonReport):
         """A rich table: `rich.print(report)`."""
         from rich.table import Table
 
-        sweeps = SWEEP_NAMES.get(self.rules.game, "sweeps")
+        sweeps = self.rules.sweep_names[1]
         t = Table(title=self._headline(), title_justify="left", caption=self._result())
         t.add_column("hand", justify="right")
         for name in ("points A", "points B", "score A", "score B", f"{sweeps} A", f"{sweeps} B"):
