@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,6 +24,9 @@ from capturefast import (
     play_match_report,
     variants,
 )
+from reference import OPTIONS as REF_OPTIONS
+from reference import RefRules
+from reference.rules import CATEGORIES as REF_CATEGORIES
 
 RANKS = "A234567JQK"
 SUITS = "CDHS"
@@ -385,6 +389,81 @@ def test_bad_report_dicts() -> None:
         HandReport.from_json("{not json")
     with pytest.raises(ReportError):
         HandReport.from_dict([1, 2])  # type: ignore[arg-type]
+
+
+# Every game and every value of the option deciding its fourth category, from the reference's
+# table of options (docs/variants.md), not from the code under test.
+PRIME_CASES = [
+    pytest.param(game, option, mode, id=f"{game}-{mode}")
+    for option in ("primiera_mode", "bermila")
+    for game in sorted(REF_OPTIONS[option].games)
+    for mode in REF_OPTIONS[option].choices
+]
+
+
+def random_piles(rng: random.Random) -> list[list[str]]:
+    """All 40 cards in two piles: half the time each rank mostly split 2-2 (cascades run deep
+    and tie), half the time each card to A with one chance (lopsided piles miss suits)."""
+    if rng.random() < 0.5:
+        a: list[str] = []
+        for r in RANKS:
+            suits = list(SUITS)
+            rng.shuffle(suits)
+            a += [r + s for s in suits[: 2 if rng.random() < 0.6 else rng.randint(0, 4)]]
+    else:
+        p = rng.uniform(0.05, 0.95)
+        a = [c for c in ALL if rng.random() < p]
+    return [a, rest_of(a)]
+
+
+def with_award(d: dict[str, Any], category: str, side: int | None) -> dict[str, Any]:
+    """`d` with `category` awarded to `side` and the points moved with it (so they still add
+    up, and only the award is wrong)."""
+    d = copy.deepcopy(d)
+    was = d["awards"][category]
+    d["awards"][category] = side
+    d["points"] = [n - (was == i) + (side == i) for i, n in enumerate(d["points"])]
+    return d
+
+
+@pytest.mark.parametrize(("game", "option", "mode"), PRIME_CASES)
+def test_report_checks_the_fourth_category_as_the_engine_awards_it(
+    game: str, option: str, mode: str
+) -> None:
+    # The reference engine decides the award; the report must accept it (from the engine's
+    # report and from the reference's counts, with and without the piles) and refuse the others.
+    rng = random.Random(f"{game}-{mode}")
+    prime = REF_CATEGORIES[game]["best"]
+    seen: set[int | None] = set()
+    for _ in range(100):
+        options: dict[str, Any] = {option: mode}
+        if option == "primiera_mode":  # valid over invalid, or a missing suit counting 0
+            options["primiera_missing_suit"] = rng.choice(
+                REF_OPTIONS["primiera_missing_suit"].choices
+            )
+        split = random_piles(rng)
+        ref = RefRules(game, **options).score(split, [0, 0])
+        want = ref["awards"][prime]
+        seen.add(want)
+        rep = Rules(game, **options).score(split)
+        assert rep.awards[prime] == want, (options, split)
+        from_reference = {
+            "game": game,
+            "points": ref["points"],
+            "awards": ref["awards"],
+            "counts": ref["counts"],
+            "sweeps": ref["sweeps"],
+            "piles": split,
+            "bonuses": ref["bonuses"],
+            "prime_mode": mode,
+        }
+        for d in (rep.to_dict(), from_reference):
+            for told in (d, {**d, "piles": []}):
+                assert HandReport.from_dict(told).awards[prime] == want, (options, split)
+                for wrong in {0, 1, None} - {want}:
+                    with pytest.raises(ReportError, match=f"`{prime}` goes to"):
+                        HandReport.from_dict(with_award(told, prime, wrong))
+    assert seen == {0, 1, None}, "every award, nobody too"
 
 
 def test_bad_scoring_input_is_a_clear_error() -> None:
