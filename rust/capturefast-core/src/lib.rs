@@ -4,8 +4,13 @@
 //! Cards are small integers ([`Card`]), card sets are `u64` masks ([`CardSet`]), a [`Move`]
 //! names the played card and the exact captured set, a [`State`] is a few masks and small arrays
 //! that copy cheaply, and [`Rules`] holds the variant's options and lookup tables. The rules are
-//! specified in `shared/spec/rules.md`; the engine's own conventions (card ids, RNG, deal order)
-//! in `docs/conventions.md`.
+//! stated in `docs/rules.md`; the engine's own conventions (card ids, RNG, deal order) in
+//! `docs/conventions.md`.
+//!
+//! Four layers, each using only those before it: [`game`] (the rules themselves), [`eval`]
+//! (what a position is worth), [`search`] (solver, round search, PIMC, ISMCTS, analysis) and
+//! [`play`] (bots and batch simulation); [`parallel`] and the [`Error`] type serve them all.
+//! The most used items are re-exported here.
 #![forbid(unsafe_code)]
 
 mod error;

@@ -84,10 +84,8 @@ fn has_numeral(text: &str) -> bool {
         let start = i == 0 || !b[i - 1].is_ascii_digit();
         let len = if b[i..].starts_with(b"10") {
             2
-        } else if matches!(b[i], b'8' | b'9') {
-            1
         } else {
-            0
+            usize::from(matches!(b[i], b'8' | b'9'))
         };
         start && len > 0 && b.get(i + len).is_some_and(|s| b"CDHScdhs".contains(s))
     })

@@ -149,7 +149,7 @@ pub fn solve_values(
 /// One seat's analysis: `(moves, means, stderrs, exact)` over `worlds` determinized worlds.
 type Analysis = (Vec<crate::moves::PyMove>, Vec<f64>, Vec<f64>, bool);
 
-fn analysis_py(r: SeatAnalysis) -> Analysis {
+fn analysis_py(r: &SeatAnalysis) -> Analysis {
     let moves = r
         .moves
         .iter()
@@ -189,7 +189,7 @@ pub fn analyze_raw(
     let r = detached(py, move || {
         search::analysis::analyze_position(&rules, &s, seat, how, &mut Solver::new(tt_entries))
     });
-    Ok(analysis_py(check(r)?))
+    Ok(analysis_py(&check(r)?))
 }
 
 /// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads.
@@ -217,5 +217,7 @@ pub fn analyze_many_raw(
     let out = detached(py, move || {
         search::batch::analyze_many(&items, how, n, tt_entries)
     });
-    out.into_iter().map(|r| check(r).map(analysis_py)).collect()
+    out.into_iter()
+        .map(|r| check(r).map(|a| analysis_py(&a)))
+        .collect()
 }

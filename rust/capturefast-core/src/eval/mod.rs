@@ -4,5 +4,6 @@
 //! Depends on `game` only.
 
 pub mod choice;
+pub mod cut;
 pub mod equity;
 pub mod sweep;

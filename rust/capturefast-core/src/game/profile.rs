@@ -1,5 +1,5 @@
-//! What makes each game itself: one [`Profile`] per [`Game`], with the game's rules in prose
-//! beside it (`games/scopa.rs`, `games/escoba.rs`, `games/chkobba.rs`).
+//! What makes each game itself: one [`Profile`] per [`Game`](crate::Game), with the game's rules
+//! in prose beside it (`games/scopa.rs`, `games/escoba.rs`, `games/chkobba.rs`).
 //!
 //! The mechanics (dealing, capture, sweeps, scoring) are shared and read the [`Rules`] tables;
 //! a game differs only in the facts here. [`Options::new`](crate::Options::new) starts from them,
@@ -8,20 +8,7 @@
 //!
 //! [`Rules`]: crate::Rules
 
-use crate::error::Error;
-use crate::game::games;
-use crate::game::rules::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
-
-/// The three games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// Scopa, GameRules.com profile (`docs/rules.md` §3).
-    Scopa,
-    /// Escoba (§4).
-    Escoba,
-    /// Chkobba, Tunisian profile (§2).
-    Chkobba,
-}
+use crate::game::words::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
 
 /// The facts of one game.
 #[derive(Debug, PartialEq, Eq)]
@@ -56,72 +43,4 @@ pub struct Profile {
     /// The options that only some games have and this one has (every other option of
     /// [`OPTION_NAMES`](crate::OPTION_NAMES) applies to all three games).
     pub own_options: &'static [&'static str],
-}
-
-impl Game {
-    /// The three games, in the order of their codes.
-    pub const ALL: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
-
-    /// The game's profile.
-    pub fn profile(self) -> &'static Profile {
-        match self {
-            Game::Scopa => &games::scopa::PROFILE,
-            Game::Escoba => &games::escoba::PROFILE,
-            Game::Chkobba => &games::chkobba::PROFILE,
-        }
-    }
-
-    /// The game's name: `scopa`, `escoba`, `chkobba`.
-    pub fn name(self) -> &'static str {
-        self.profile().name
-    }
-
-    /// Parses a game name.
-    pub fn from_name(name: &str) -> Result<Game, Error> {
-        Game::ALL
-            .into_iter()
-            .find(|g| g.name() == name)
-            .ok_or_else(|| {
-                Error::Variant(format!(
-                    "unknown game (expected scopa, escoba or chkobba): {name}"
-                ))
-            })
-    }
-
-    /// The game whose [`Profile::code`] is `code`.
-    pub fn from_code(code: u8) -> Option<Game> {
-        Game::ALL.into_iter().find(|g| g.profile().code == code)
-    }
-
-    /// Whether option `name` (one of [`OPTION_NAMES`](crate::OPTION_NAMES)) applies to this
-    /// game: every game's options, and those of its own profile.
-    pub fn has_option(self, name: &str) -> bool {
-        let own = |g: Game| g.profile().own_options.contains(&name);
-        own(self) || !Game::ALL.into_iter().any(own)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_codes_round_trip() {
-        for game in Game::ALL {
-            assert_eq!(Game::from_name(game.name()).unwrap(), game);
-            assert_eq!(Game::from_code(game.profile().code), Some(game));
-        }
-        assert!(Game::from_name("briscola").is_err());
-    }
-
-    #[test]
-    fn options_apply_to_the_games_that_list_them() {
-        assert!(Game::Chkobba.has_option("cut_card"));
-        assert!(!Game::Scopa.has_option("cut_card"));
-        assert!(Game::Escoba.has_option("initial_30_requires_partition"));
-        assert!(!Game::Chkobba.has_option("primiera_mode"));
-        for game in Game::ALL {
-            assert!(game.has_option("target"));
-        }
-    }
 }

@@ -1,6 +1,6 @@
 //! Bots: players that choose a move from what their seat can see.
 //!
-//! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
+//! A bot gets the seat's [`View`](crate::View) (through a [`LazyView`], built only if the bot reads it) and
 //! the legal moves (which the view determines), never the [`State`]: hidden cards
 //! cannot leak into its choice. (In simulations the uniform bots draw from the state directly,
 //! through `State::pick_move` and `pick_card_move`, which read only the mover's hand, the table
@@ -14,7 +14,7 @@
 //! - [`ExpertBot`]: values moves in expected points. Each category is scored as the chance of
 //!   winning it given the piles and the cards still out, so a category that is decided stops
 //!   mattering; the next opponent's best reply is weighed by the chance that they hold each
-//!   capture value (card counting from [`View::unseen`]); and in the last round of a 2-player
+//!   capture value (card counting from [`View::unseen`](crate::View::unseen)); and in the last round of a 2-player
 //!   hand, where every card is known, it searches the rest of the hand exactly.
 
 use crate::error::Error;
@@ -23,21 +23,11 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::LazyView;
+pub use crate::play::bot::Bot;
 use crate::play::expert::ExpertBot;
 use crate::play::greedy::GreedyBot;
-use crate::search::ismcts::IsmctsBot;
+use crate::IsmctsBot;
 use crate::search::pimc::PimcBot;
-
-/// A player.
-pub trait Bot: Send {
-    /// Chooses one of `legal` (never empty) for the seat of `view`. A bot that needs what the
-    /// seat sees calls [`LazyView::get`]; one that chooses from `legal` alone never builds it.
-    ///
-    /// `legal` must be the legal moves of the view's position under `rules`, the rules its
-    /// state was made with (as a simulation passes them). The built-in bots may panic on a view
-    /// and a move list that contradict each other.
-    fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move;
-}
 
 /// The built-in bots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,10 +41,10 @@ pub enum BotKind {
     /// Rule-based player with card counting and an exact last round ([`ExpertBot`]).
     Expert,
     /// Perfect-information Monte Carlo: sampled worlds, each searched to the end of the round
-    /// ([`PimcBot`](crate::search::solver::PimcBot), [`PIMC_WORLDS`] worlds a decision).
+    /// ([`PimcBot`], [`PIMC_WORLDS`] worlds a decision).
     Pimc,
     /// Single-observer information set Monte Carlo tree search
-    /// ([`IsmctsBot`](crate::search::ismcts::IsmctsBot), [`ISMCTS_ITERATIONS`] iterations a decision).
+    /// ([`IsmctsBot`], [`ISMCTS_ITERATIONS`] iterations a decision).
     Ismcts,
 }
 

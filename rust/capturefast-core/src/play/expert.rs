@@ -2,17 +2,18 @@
 //! rest of the hand searched exactly in a 2-player last round.
 
 use crate::eval::choice::Best;
+use crate::eval::cut::cut_decision;
 use crate::eval::equity::pile_equity;
 use crate::eval::sweep::{count_of_value, sweep_scores};
 use crate::game::action::{Move, MoveKind};
 use crate::game::capture::TableIndex;
-use crate::game::card::{Card, Rank};
+use crate::game::card::Card;
 use crate::game::cardset::CardSet;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::view::{LazyView, View};
 use crate::game::world::determinize;
-use crate::play::bots::Bot;
+use crate::play::bot::Bot;
 use crate::search::horizon::RoundSearch;
 
 /// A rule-based player that values each move in expected points of the hand.
@@ -264,32 +265,4 @@ impl<'a> Expert<'a> {
         }
         best
     }
-}
-
-/// opening table is rarely swept.
-/// The Chkobba cut decision (K5), if `legal` is one: keep a card worth having in hand (a seven,
-/// a six or a coin: bermila and dinari material, which the cutter then controls), table the rest.
-pub(crate) fn cut_decision(legal: &[Move]) -> Option<Move> {
-    let first = *legal.first()?;
-    if first.kind() == MoveKind::Play {
-        return None;
-    }
-    let card = first.card();
-    let keep = is_coin(card) || card.rank() == Rank::SEVEN || card.rank() == Rank::SIX;
-    let want = if keep {
-        MoveKind::KeepCut
-    } else {
-        MoveKind::TableCut
-    };
-    Some(
-        legal
-            .iter()
-            .copied()
-            .find(|m| m.kind() == want)
-            .unwrap_or(first),
-    )
-}
-
-fn is_coin(card: Card) -> bool {
-    CardSet::COINS.contains(card)
 }

@@ -1,6 +1,7 @@
 //! The greedy bot: the best immediate gain of a move, in integer weights.
 
 use crate::eval::choice::Best;
+use crate::eval::cut::cut_decision;
 use crate::eval::sweep::{count_of_value, sweep_scores, sweep_value};
 use crate::game::action::Move;
 use crate::game::card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank};
@@ -9,8 +10,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::{CaptureMode, PrimeCategory, Rules};
 use crate::game::score::{PRIMIERA_POINTS, suit_best};
 use crate::game::view::LazyView;
-use crate::play::bots::Bot;
-use crate::play::expert::cut_decision;
+use crate::play::bot::Bot;
 
 /// Best immediate gain, scored from the move alone and the table it leaves.
 ///

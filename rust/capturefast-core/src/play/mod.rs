@@ -3,6 +3,7 @@
 //!
 //! The top layer: it may use `game`, `eval` and `search`; nothing below uses it.
 
+pub mod bot;
 pub mod bots;
 pub mod expert;
 pub mod greedy;

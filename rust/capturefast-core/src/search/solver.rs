@@ -60,10 +60,10 @@
 //! Slower, but exact whatever the variant.
 //!
 //! # Hidden information
-//! [`determinize`] deals the cards a seat cannot see into the other hands and the stock
-//! uniformly at random; [`analyze`] averages exact move values over such worlds (perfect
-//! information Monte Carlo), and [`PimcBot`] plays the move with the best mean, searching each
-//! world to the end of the round by default ([`Horizon`], `horizon.rs`) or solving it here.
+//! [`determinize`](crate::determinize) deals the cards a seat cannot see into the other hands and the stock
+//! uniformly at random; [`analyze`](crate::analyze) averages exact move values over such worlds (perfect
+//! information Monte Carlo), and [`PimcBot`](crate::PimcBot) plays the move with the best mean, searching each
+//! world to the end of the round by default ([`Horizon`](crate::Horizon), `horizon.rs`) or solving it here.
 
 use crate::error::Error;
 use crate::game::action::{Move, MoveKind};

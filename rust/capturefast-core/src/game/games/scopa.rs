@@ -13,7 +13,7 @@
 //! Action layout: a move is (card, captured set); the observation is [`crate::View`].
 
 use crate::game::profile::Profile;
-use crate::game::rules::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
+use crate::game::words::{CaptureMode, OpeningSweeps, PrimeCategory, Redeal};
 
 /// The game's facts (see [`Profile`]).
 pub(crate) const PROFILE: Profile = Profile {
