@@ -62,7 +62,7 @@ fn bench_random_hands(c: &mut Criterion) {
     let rules = Rules::profile(Game::Scopa, 2).expect("standard profile");
     let mut cases = vec![(BotKind::Random, 1usize), (BotKind::Random, 2)];
     cases.extend(
-        BotKind::ALL
+        BotKind::FAST
             .into_iter()
             .filter(|&k| k != BotKind::Random)
             .map(|k| (k, 1)),

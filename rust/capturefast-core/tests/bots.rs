@@ -17,7 +17,7 @@ fn every_bot_returns_a_legal_move() {
             let rules = Rules::profile(game, players).unwrap();
             for seed in 0..60u64 {
                 let mut bots: Vec<Box<dyn Bot>> =
-                    BotKind::ALL.iter().map(|k| k.build(seed)).collect();
+                    BotKind::FAST.iter().map(|k| k.build(seed)).collect();
                 let mut rng = Rng::new(seed ^ 0xABCD);
                 let mut state = State::new(&rules, seed);
                 // A whole match, the moves made by a bot picked at random each turn, so
@@ -77,7 +77,7 @@ fn bots_never_read_hidden_cards() {
                             one.legal_moves(&rules, &mut moves);
                             two.legal_moves(&rules, &mut moves2);
                             assert_eq!(moves, moves2);
-                            for kind in BotKind::ALL {
+                            for kind in BotKind::FAST {
                                 let first = kind.build(seed).choose(
                                     &rules,
                                     &LazyView::from(&view1),
@@ -223,7 +223,7 @@ fn bots_play_every_move_variant() {
     let variants = common::move_variants();
     let mut moves = Vec::new();
     for r in &variants {
-        for kind in BotKind::ALL {
+        for kind in BotKind::FAST {
             for seed in 0..3 {
                 let n = r.num_players();
                 let mut bots: Vec<Box<dyn Bot>> = (0..n)

@@ -97,7 +97,7 @@ fn same_seed_same_choices() {
         first
     );
     assert_eq!(BotKind::from_name("ismcts").unwrap(), BotKind::Ismcts);
-    assert!(!BotKind::ALL.contains(&BotKind::Ismcts));
+    assert!(!BotKind::FAST.contains(&BotKind::Ismcts));
 }
 
 #[test]

@@ -53,10 +53,11 @@ pub fn random_hands<'py>(
     Ok(d)
 }
 
-/// The names of the built-in bots.
+/// The names of the built-in bots that decide in microseconds (`BotKind::FAST`); `pimc` and
+/// `ismcts` are named apart, with their budgets.
 #[pyfunction]
 pub fn bot_names() -> Vec<&'static str> {
-    BotKind::ALL.iter().map(|k| k.name()).collect()
+    BotKind::FAST.iter().map(|k| k.name()).collect()
 }
 
 /// The seeds of item `item` of a simulation seeded with `seed`: the seed of `State.new` that

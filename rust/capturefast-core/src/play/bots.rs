@@ -57,16 +57,16 @@ pub const ISMCTS_ITERATIONS: u32 = crate::search::ismcts::DEFAULT_ITERATIONS;
 impl BotKind {
     /// The built-in bots that decide in microseconds: every one but `pimc` and `ismcts`. Tests and
     /// benchmarks that run each bot over thousands of positions iterate over these.
-    pub const ALL: [BotKind; 4] = [
+    pub const FAST: [BotKind; 4] = [
         BotKind::Random,
         BotKind::RandomCard,
         BotKind::Greedy,
         BotKind::Expert,
     ];
 
-    /// Every built-in bot: [`BotKind::ALL`], `pimc` and `ismcts`, whose decisions take
+    /// Every built-in bot: [`BotKind::FAST`], `pimc` and `ismcts`, whose decisions take
     /// milliseconds (a search per sampled world; thousands of tree-search iterations).
-    pub const EVERY: [BotKind; 6] = [
+    pub const ALL: [BotKind; 6] = [
         BotKind::Random,
         BotKind::RandomCard,
         BotKind::Greedy,
@@ -87,13 +87,13 @@ impl BotKind {
         }
     }
 
-    /// Parses a bot name (any of [`BotKind::EVERY`]).
+    /// Parses a bot name (any of [`BotKind::ALL`]).
     pub fn from_name(name: &str) -> Result<BotKind, Error> {
-        BotKind::EVERY
+        BotKind::ALL
             .into_iter()
             .find(|k| k.name() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = BotKind::EVERY.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = BotKind::ALL.iter().map(|k| k.name()).collect();
                 Error::Variant(format!(
                     "unknown bot (expected one of {}): {name}",
                     names.join(", ")
@@ -110,7 +110,7 @@ impl BotKind {
     }
 }
 
-/// A seat's bot in a simulation: a fast built-in bot ([`BotKind::ALL`]) held by value and
+/// A seat's bot in a simulation: a fast built-in bot ([`BotKind::FAST`]) held by value and
 /// called without a virtual call, or any other bot boxed. A boxed bot built per hand, a virtual
 /// call per move and the check of every move cost random play 6% of its instructions.
 pub(crate) enum SeatBot {
