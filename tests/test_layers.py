@@ -78,6 +78,13 @@ def test_the_files_are_found() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
+def test_a_module_names_the_module_it_uses(path: Path) -> None:
+    # `crate::Rng` goes through the root's re-exports and would hide which layer it uses.
+    hidden = re.findall(r"crate::[A-Z]\w*", _code(path))
+    assert not hidden, f"{path.relative_to(SRC)} uses {hidden}: name the module"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
 def test_a_module_uses_only_the_layers_below_it(path: Path) -> None:
     layer = _module(path).split("::")[0]
     used = {u.split("::")[0] for u in _uses(_code(path))}

@@ -10,6 +10,7 @@
 //! move), so a finished hand counts 1 at any depth.
 
 use crate::error::Error;
+use crate::game::action::Move;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 
@@ -35,11 +36,7 @@ pub fn perft(rules: &Rules, state: &State, depth: u32) -> Result<u64, Error> {
 ///
 /// # Errors
 /// As [`perft`].
-pub fn perft_divide(
-    rules: &Rules,
-    state: &State,
-    depth: u32,
-) -> Result<Vec<(crate::Move, u64)>, Error> {
+pub fn perft_divide(rules: &Rules, state: &State, depth: u32) -> Result<Vec<(Move, u64)>, Error> {
     state.check_rules(rules)?;
     if depth == 0 || state.hand_over() {
         return Ok(Vec::new());
@@ -59,7 +56,7 @@ pub fn perft_divide(
 
 /// [`perft`] with one move list per level: `moves` is this level's, and the next level gets a
 /// fresh one, so a level's list is not reused while it is walked.
-fn count(rules: &Rules, state: &State, depth: u32, moves: &mut Vec<crate::Move>) -> u64 {
+fn count(rules: &Rules, state: &State, depth: u32, moves: &mut Vec<Move>) -> u64 {
     if depth == 0 || state.hand_over() {
         return 1;
     }

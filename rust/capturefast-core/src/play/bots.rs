@@ -26,7 +26,7 @@ use crate::game::view::LazyView;
 pub use crate::play::bot::Bot;
 use crate::play::expert::ExpertBot;
 use crate::play::greedy::GreedyBot;
-use crate::IsmctsBot;
+use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
 
 /// The built-in bots.
