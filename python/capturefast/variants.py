@@ -289,9 +289,6 @@ def load(path: str | Path) -> Rules:
 
 # --------------------------------------------------------------------------- description
 
-_SWEEP_WORD: Final = {"scopa": "scopa", "escoba": "escoba", "chkobba": "chkobba"}
-_SWEEP_PLURAL: Final = {"scopa": "scope", "escoba": "escobas", "chkobba": "chkobbas"}
-
 # One sentence per option value (an int option has one template under "*", with `{v}` its value;
 # other `{name}`s are the game's words). A value whose sentence is "" says nothing worth saying.
 _SENTENCES: Final[Mapping[tuple[str, object], str]] = MappingProxyType(
@@ -507,7 +504,7 @@ def describe(rules: Rules) -> str:
     o = _full_options(rules)
     game = rules.game
     cats = rules.categories
-    sweep = _SWEEP_WORD.get(game, "sweep")
+    sweep, sweeps = rules.sweep_names
     words = {
         "sweep": sweep,
         "a_sweep": ("an " if sweep[0] in "aeiou" else "a ") + sweep,
@@ -537,7 +534,6 @@ def describe(rules: Rules) -> str:
             elif o.get("bermila") == "cascade":
                 words_of["bermila"] = "{name} (the most sevens)"
             parts = [words_of.get(c, "{name}").format(name=c) for c in cats]
-            sweeps = _SWEEP_PLURAL.get(game, "sweeps")
             sentences.append(
                 "Each hand scores 1 point for each of "
                 + ", ".join(parts[:-1])
