@@ -56,6 +56,10 @@ impl ExpertBot {
 
 impl Bot for ExpertBot {
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+        // A forced move needs no view, no search and no draw (a lone move is never a tie).
+        if let [only] = legal {
+            return *only;
+        }
         if let Some(m) = cut_decision(legal) {
             return m;
         }
