@@ -29,14 +29,26 @@ pub(crate) const PRIMIERA_ORDER: [usize; 10] = [6, 5, 0, 4, 3, 2, 1, 9, 8, 7];
 /// greedy bot their points and the solver their primiera codes.
 ///
 /// Every rank is looked at in chart order, none skipped: a rank counts in the suits that no
-/// earlier rank filled (stopping at the last suit found mispredicted).
+/// earlier rank filled (stopping at the last suit found mispredicted). With `FIGURES_TIE` the
+/// caller's weights are equal for J, Q and K, so the three are taken in one step (the solver's
+/// and greedy's hot paths; the scoring must tell them apart under `primiera_figures = graded`).
 #[inline]
-pub(crate) fn suit_best(pile: CardSet, weight: &[u32; NUM_RANKS]) -> u32 {
+pub(crate) fn suit_best<const FIGURES_TIE: bool>(pile: CardSet, weight: &[u32; NUM_RANKS]) -> u32 {
+    let nib = |r: usize| (pile.0 >> (4 * r)) & 0xF;
+    let ranks = if FIGURES_TIE {
+        &PRIMIERA_ORDER[..7]
+    } else {
+        &PRIMIERA_ORDER[..]
+    };
     let (mut found, mut out) = (0u64, 0u32);
-    for &r in &PRIMIERA_ORDER {
-        let first = (pile.0 >> (4 * r)) & 0xF & !found;
+    for &r in ranks {
+        let first = nib(r) & !found;
         out |= suit_bytes(first) * weight[r];
         found |= first;
+    }
+    if FIGURES_TIE {
+        debug_assert!(weight[7] == weight[8] && weight[8] == weight[9]);
+        out |= suit_bytes((nib(7) | nib(8) | nib(9)) & !found) * weight[9];
     }
     out
 }
@@ -167,7 +179,7 @@ impl Rules {
     pub fn primiera_detail(&self, pile: CardSet) -> ([Option<Card>; NUM_SUITS], Option<u16>) {
         let points = self.primiera_points();
         // Byte `suit` of `ranks`: the best card's rank + 1, 0 for none.
-        let ranks = suit_best(pile, &RANK_PLUS_ONE);
+        let ranks = suit_best::<false>(pile, &RANK_PLUS_ONE);
         let (mut total, mut suits) = (0u16, 0);
         for suit in 0..NUM_SUITS {
             if let Some(rank) = ((ranks >> (8 * suit)) & 0xFF).checked_sub(1) {

@@ -93,7 +93,7 @@ const GREEDY: GreedyTables = {
 /// Primiera points of the best card of each suit in `set` (0 for a missing suit), one byte per
 /// suit (suit `s` in bits `8s..8s + 8`).
 fn suit_bests(set: CardSet) -> u32 {
-    suit_best(set, &POINTS)
+    suit_best::<true>(set, &POINTS)
 }
 
 /// [`PRIMIERA_POINTS`] as the weights of [`suit_best`].

@@ -1016,7 +1016,7 @@ fn stock_hash(state: &State) -> u64 {
 /// equal primiera points, so the code is all the primiera can ever read of the suit.
 fn best_codes(pile: CardSet) -> u64 {
     // One byte per suit from the chart walk, packed into one nibble per suit.
-    let b = u64::from(suit_best(pile, &CODES));
+    let b = u64::from(suit_best::<true>(pile, &CODES));
     (b & 0xF) | ((b >> 4) & 0xF0) | ((b >> 8) & 0xF00) | ((b >> 12) & 0xF000)
 }
 
