@@ -463,17 +463,20 @@ _SECTIONS: Final = (
     ("Match", ("target", "all_coins_wins")),
 )
 
-_CATEGORY_WORDS: Final = {
-    "cards": "{name} (more cards captured)",
-    "karta": "{name} (more cards captured)",
-    "coins": "{name} (more coins captured)",
-    "dinari": "{name} (more coins captured)",
-    "settebello": "{name} (the 7 of coins)",
-    "velo": "{name} (the 7 of coins)",
-    "7ayya": "{name} (the 7 of coins)",
+# What each of the four categories (in `rules.categories` order, named as the game names them)
+# is won by; the fourth by what decides it (`rules.prime_mode`).
+_CATEGORY_WORDS: Final = (
+    "{name} (more cards captured)",
+    "{name} (more coins captured)",
+    "{name} (the 7 of coins)",
+)
+_PRIME_WORDS: Final = {
+    "table": "{name} (the best card of each suit)",
+    "three_sevens": "{name} (the best card of each suit)",
     "primiera": "{name} (the best card of each suit)",
-    "setenta": "{name} (the best card of each suit)",
-    "bermila": "{name} (the sevens and sixes)",
+    "most_sevens": "{name} (the most sevens)",
+    "cascade": "{name} (the most sevens)",
+    "sevens_then_sixes": "{name} (the sevens and sixes)",
 }
 
 
@@ -524,16 +527,8 @@ def describe(rules: Rules) -> str:
     for title, names in _SECTIONS:
         sentences: list[str] = []
         if title == "Scoring":
-            words_of = dict(_CATEGORY_WORDS)
-            if o.get("primiera_mode") == "most_sevens":
-                words_of.update(
-                    primiera="{name} (the most sevens)", setenta="{name} (the most sevens)"
-                )
-            if o.get("bermila") == "primiera":
-                words_of["bermila"] = "{name} (the best card of each suit)"
-            elif o.get("bermila") == "cascade":
-                words_of["bermila"] = "{name} (the most sevens)"
-            parts = [words_of.get(c, "{name}").format(name=c) for c in cats]
+            templates = [*_CATEGORY_WORDS, _PRIME_WORDS.get(rules.prime_mode, "{name}")]
+            parts = [t.format(name=c) for t, c in zip(templates, cats, strict=True)]
             sentences.append(
                 "Each hand scores 1 point for each of "
                 + ", ".join(parts[:-1])
