@@ -122,7 +122,7 @@ def test_analyze_to_the_round_end() -> None:
     assert cf.analyze_many([state], worlds=12, seed=0, horizon="round")[0].moves[0].move == (
         a.moves[0].move
     )
-    with pytest.raises(cf.VariantError, match='got: "deal"'):
+    with pytest.raises(cf.ArgumentError, match='got: "deal"'):
         cf.analyze(state, horizon="deal")  # type: ignore[arg-type]
 
 
