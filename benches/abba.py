@@ -1,6 +1,10 @@
 """Old build against new, in one run: criterion bench binaries timed in ABBA order.
 
 Usage: python benches/abba.py OLD_BIN NEW_BIN FILTER [--pairs N] [--time S]
+       python benches/abba.py OLD_BIN NEW_BIN --timing-table [--pairs N]
+
+With --timing-table the binaries are the `solve` bench, run with SOLVE_BENCH_TIMING_ONLY=1: the
+figures compared are the medians of its timing table (one cold query per position).
 
 OLD_BIN and NEW_BIN are the same criterion bench (e.g. target/release/deps/simulate-<hash>)
 built from two commits. Each pair runs A B B A (old, new, new, old), so a drift of the machine
@@ -12,6 +16,7 @@ noisy machines move single runs by 5-10%: read a ratio within that band as "no c
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -21,8 +26,28 @@ UNITS = {"ps": 1e-12, "ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 TIME = re.compile(r"time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]")
 
 
-def run(binary: str, flt: str, seconds: float) -> dict[str, float]:
+ROW = re.compile(r"^(.*?)\s+n=\d+\s+median\s+([\d.]+) (\S+)")
+
+
+def run_table(binary: str) -> dict[str, float]:
+    """Each row's median time in seconds, from the solve bench's timing table."""
+    env = {**os.environ, "SOLVE_BENCH_TIMING_ONLY": "1"}
+    done = subprocess.run([binary], capture_output=True, text=True, check=True, env=env)
+    out = done.stdout + done.stderr
+    rows = {
+        m.group(1).strip(): float(m.group(2)) * UNITS[m.group(3)]
+        for m in map(ROW.match, out.splitlines())
+        if m
+    }
+    if not rows:
+        sys.exit(f"no timing table in the output of {binary}")
+    return rows
+
+
+def run(binary: str, flt: str | None, seconds: float) -> dict[str, float]:
     """Each benchmark's estimated time in seconds, from one run of `binary`."""
+    if flt is None:
+        return run_table(binary)
     out = subprocess.run(
         [
             binary,
@@ -61,10 +86,13 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("old")
     p.add_argument("new")
-    p.add_argument("filter")
+    p.add_argument("filter", nargs="?")
+    p.add_argument("--timing-table", action="store_true")
     p.add_argument("--pairs", type=int, default=3)
     p.add_argument("--time", type=float, default=2.0, help="measurement seconds per run")
     a = p.parse_args()
+    if (a.filter is None) != a.timing_table:
+        p.error("give a FILTER or --timing-table")
     ratios: dict[str, list[float]] = {}
     for _ in range(a.pairs):
         old1 = run(a.old, a.filter, a.time)
