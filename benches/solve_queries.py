@@ -46,7 +46,9 @@ def _left(state: cf.State) -> int:
     return sum(len(h) for h in state.hands) + state.stock_size
 
 
-def timed(call: Callable[[cf.State], object], states: list[cf.State]) -> tuple[list[float], list[object]]:
+def timed(
+    call: Callable[[cf.State], object], states: list[cf.State]
+) -> tuple[list[float], list[object]]:
     """Each call's wall time in seconds, and its result."""
     times, results = [], []
     for s in states:

@@ -13,6 +13,7 @@ __all__ = [
     "Opening",
     "Rules",
     "Solution",
+    "Solver",
     "State",
     "View",
     "__version__",
