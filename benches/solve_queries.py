@@ -9,9 +9,9 @@ every overhead a user pays: argument checks, the binding, the table. The table p
 median and the 90th percentile over the positions, and the median node count; `nodes/s` is the
 sum of nodes over the sum of times. `analyze` runs with 100 worlds at 18 plies left.
 
-`solve_many` (`threads=2`) is timed against a loop of `cf.solve` over the same positions with
-18 plies left: five fresh sets, the batch first, so that neither finds the positions in its
-table; the figures are the medians of the five.
+`solve_many` (`threads=2`, and `threads=1`) is timed against a loop of `cf.solve` over the same
+positions with 18 plies left: five fresh sets, the batches first, so that no call finds the
+positions in its table; the figures are the medians of the five.
 """
 
 from __future__ import annotations
@@ -95,22 +95,27 @@ def main() -> None:
         states = positions(rules, 18, a.positions, a.seed)
         times, _ = timed(lambda s: cf.analyze(s, worlds=100), states)
         row("analyze 100w 18 plies", times, None)
-        loop, batch = [], []
+        loop, batch, single = [], [], []
         for rep in range(5):
-            # A fresh set each time, batch first: neither call has seen these positions (the
-            # batch's solvers live on its own threads), so neither finds them in its table.
+            # A fresh set each time, batches first: no call has seen these positions (each
+            # batch's solvers live on its own threads), so none finds them in its table.
             fresh = positions(rules, 18, a.positions, a.seed + 1 + rep)
             t0 = time.perf_counter()
             got = cf.solve_many(fresh, threads=2)
             batch.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
+            one = cf.solve_many(fresh, threads=1)
+            single.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
             want = [cf.solve(s).value for s in fresh]
             loop.append(time.perf_counter() - t0)
-            assert got == want, "solve_many disagrees with solve"
-        lm, bm = statistics.median(loop), statistics.median(batch)
+            assert got == one == want, "solve_many disagrees with solve"
+        lm, bm, sm = (statistics.median(x) for x in (loop, batch, single))
+        n = len(states)
         print(
-            f"  solve_many 18 plies: {fmt(bm / len(states))} a position, loop of solve "
-            f"{fmt(lm / len(states))}: {lm / bm:.2f}x the loop on 2 threads",
+            f"  solve_many 18 plies: {fmt(bm / n)} a position on 2 threads, {fmt(sm / n)} on 1;"
+            f" loop of solve {fmt(lm / n)}: {lm / bm:.2f}x the loop on 2 threads,"
+            f" {lm / sm:.2f}x on 1",
             flush=True,
         )
 

@@ -524,7 +524,9 @@ fn a_kept_solver_answers_as_a_new_one_and_grows_as_needed() {
     }
     let mut fresh = Solver::new(1 << 20);
     let small = position_with(&Rules::profile(Game::Scopa, 2).unwrap(), 4, &mut rng);
-    fresh.value(&Rules::profile(Game::Scopa, 2).unwrap(), &small).unwrap();
+    fresh
+        .value(&Rules::profile(Game::Scopa, 2).unwrap(), &small)
+        .unwrap();
     assert!(fresh.tt_allocated() <= 1 << 10, "{}", fresh.tt_allocated());
 }
 
