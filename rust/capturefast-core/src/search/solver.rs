@@ -27,8 +27,9 @@
 //!   probe per node it takes about 10^19 probes to expect one.
 //!   Entries stay exact from one solve to the next (the stock hash tells deals apart), so a
 //!   solver is meant to be kept and reused; [`Solver::clear`] empties the table in constant
-//!   time (an epoch counter). Each solve uses a part of the table sized to the search ahead, so
-//!   a small search keeps its entries in a few cache lines; a new entry replaces an empty one,
+//!   time (an epoch counter). Each solve starts on a part of the table sized to the search
+//!   ahead, so a small search keeps its entries in a few cache lines, and doubles that part
+//!   whenever the search has filled it; a new entry replaces an empty one,
 //!   else one from an earlier solve, else the one with the smallest subtree. The table is
 //!   allocated as solves need it, up to its capacity: a new solver costs nothing until it
 //!   searches, and a small query never pays for a large table.
