@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from capturefast import variants
 from capturefast._core import (
+    Bot,
     Card,
     Move,
     Opening,
@@ -39,6 +40,7 @@ from capturefast.errors import (
     DecodeError,
     IllegalMoveError,
     InvalidCardError,
+    NotationError,
     PositionError,
     ReportError,
     VariantError,
@@ -61,6 +63,7 @@ from capturefast.tournament import Standing, TournamentResult, tournament
 __all__ = [
     "Analysis",
     "ArgumentError",
+    "Bot",
     "CaptureFastError",
     "Card",
     "DecodeError",
@@ -71,6 +74,7 @@ __all__ = [
     "MatchReport",
     "Move",
     "MoveStat",
+    "NotationError",
     "Opening",
     "PositionError",
     "ProgressBar",
