@@ -8,6 +8,7 @@ from typing import Any, SupportsIndex, TypedDict, final
 from capturefast.report import HandReport
 
 __all__ = [
+    "Bot",
     "Card",
     "Move",
     "Opening",
@@ -21,6 +22,7 @@ __all__ = [
     "analyze_raw",
     "bot_names",
     "game_facts",
+    "presets",
     "prime_award",
     "prime_cascade",
     "random_hands",
@@ -112,6 +114,7 @@ class Rules:
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Rules: ...
     def to_dict(self) -> dict[str, Any]: ...
+    def to_notation(self) -> str: ...
     @property
     def game(self) -> str: ...
     @property
@@ -171,6 +174,9 @@ class State:
     @staticmethod
     def from_bytes(rules: Rules, data: bytes) -> State: ...
     def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_notation(text: str) -> State: ...
+    def to_notation(self) -> str: ...
     @property
     def rules(self) -> Rules: ...
     @property
@@ -227,6 +233,33 @@ class State:
 class View:
     """What one seat can see."""
 
+    @staticmethod
+    def from_notation(text: str) -> View: ...
+    def to_notation(self) -> str: ...
+    @staticmethod
+    def from_seat(
+        rules: Rules,
+        seat: int,
+        hand: Iterable[_CardLike],
+        table: Iterable[_CardLike],
+        hand_sizes: Sequence[int],
+        stock_size: int,
+        dealer: int,
+        to_move: int | None,
+        piles: Iterable[Iterable[_CardLike]] | None = None,
+        sweeps: Sequence[int] | None = None,
+        scores: Sequence[int] | None = None,
+        last_capturer: int | None = None,
+        declared: Sequence[int] | None = None,
+        claimable: _CardLike | None = None,
+        cut_card: _CardLike | None = None,
+        phase: str | None = None,
+    ) -> View: ...
+    def determinize(self, seed: int = 0) -> State: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def num_players(self) -> int: ...
     @property
     def seat(self) -> int: ...
     @property
@@ -263,6 +296,17 @@ class View:
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
+class Bot:
+    """A built-in bot by name (`expert`, `pimc:worlds=400`), drawing from `seed`."""
+
+    def __new__(cls, name: str, seed: int = 0) -> Bot: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def choose(self, position: View | State | str) -> Move: ...
+
 class _GameFacts(TypedDict):
     """What `game_facts` returns."""
 
@@ -294,6 +338,10 @@ def prime_award(
 def prime_cascade(game: str, mode: str) -> list[int] | None:
     """The ranks (indexes into `A..K`) whose counts decide the fourth category of `game` under
     `mode`, compared in order, or None when primiera totals decide it."""
+
+def presets() -> list[tuple[str, str, int, str, dict[str, str | int | bool]]]:
+    """The presets of docs/variants.md from the core's table: `(name, game, players, title,
+    overrides)` each, in the documented order."""
 
 def random_hands(rules: Rules, hands: int, seed: int = 0) -> dict[str, Any]: ...
 def bot_names() -> list[str]: ...

@@ -339,6 +339,9 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
 
 
 def _solver(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    # `move` reads its rules from the notation line; `solve` and `analyze` may too.
+    if args.command == "move":
+        return run_solver(None, args)
     return run_solver(_rules(args.game, args.players, args.option), args)
 
 
@@ -389,7 +392,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
     t.add_argument(
         "--hands", type=_int_in(1, _MAX_HANDS), default=2000, help="deals per pair (default 2000)"
     )
-    solve_p, analyze_p = add_solver_parsers(sub, _game_options, _int_in)
+    solver_parsers = add_solver_parsers(sub, _game_options, _int_in)
     v = sub.add_parser(
         "rules",
         help="what a preset variant plays by, in plain words, or as a TOML/JSON variant file",
@@ -414,8 +417,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
     return p, {
         "simulate": (s, _simulate),
         "tournament": (t, _tournament),
-        "solve": (solve_p, _solver),
-        "analyze": (analyze_p, _solver),
+        **{name: (parser, _solver) for name, parser in solver_parsers.items()},
         "rules": (v, _rules_command),
     }
 

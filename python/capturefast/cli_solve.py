@@ -6,6 +6,10 @@
         --dealer 1 --stock-size 24 --pile 0="7C 2C 5S" --pile 1="KD KH 6S 6C" \\
         --last-capturer 1 --worlds 200
 
+A position may instead be given as one line of the position notation (docs/notation.md),
+rules included, in place of every option above: a state line for `solve`, a state or view line
+for `analyze`; `capturefast move LINE --bot expert` prints the move a built-in bot plays there.
+
 `solve` needs every card placed: the hands, the table, the stock in deal order (`--stock`), the
 piles (`--pile SIDE=CARDS`); `--rest-to SIDE` puts every card not named into that side's pile.
 `analyze` takes what the seat to move sees (its hand, the table, the piles, the stock size);
@@ -20,7 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from capturefast._core import Card, Rules, State
+from capturefast._core import Bot, Card, Rules, State, View
 from capturefast.errors import ArgumentError, CaptureFastError, PositionError
 from capturefast.solve import analyze, solve
 
@@ -104,9 +108,10 @@ def _seat(value: int, n: int, flag: str) -> int:
 
 def add_parsers(
     sub: Any, common: Any, int_in: Callable[[int, int], Callable[[str], int]]
-) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """Adds the two subcommands; `common(parser)` adds game, players and options, and
-    `int_in(lo, hi)` is the command line's argparse type of a bounded whole number."""
+) -> dict[str, argparse.ArgumentParser]:
+    """Adds the subcommands `solve`, `analyze` and `move` (their parsers by name);
+    `common(parser)` adds game, players and options, and `int_in(lo, hi)` is the command line's
+    argparse type of a bounded whole number."""
     parsers = []
     for name, text in (
         ("solve", "exact value of every move of an open position (all cards known)"),
@@ -120,13 +125,27 @@ def add_parsers(
         )
         common(p)
         p.add_argument(
+            "position",
+            nargs="?",
+            default=None,
+            metavar="NOTATION",
+            help="the position as one line of the position notation, rules included, instead "
+            "of the options below",
+        )
+        p.add_argument(
             "--hand", type=_keyed("SEAT"), action="append", default=[], metavar="SEAT=CARDS"
         )
         p.add_argument("--table", type=_cards, default=[], metavar="CARDS")
         p.add_argument(
             "--pile", type=_keyed("SIDE"), action="append", default=[], metavar="SIDE=CARDS"
         )
-        p.add_argument("--to-move", type=int_in(0, 3), required=True, metavar="SEAT")
+        p.add_argument(
+            "--to-move",
+            type=int_in(0, 3),
+            default=None,
+            metavar="SEAT",
+            help="the seat to move (needed unless a NOTATION is given)",
+        )
         p.add_argument("--dealer", type=int_in(0, 3), default=None, metavar="SEAT")
         p.add_argument("--last-capturer", type=int_in(0, 3), default=None, metavar="SEAT")
         p.add_argument("--sweeps", type=_pair, default=None, metavar="A,B")
@@ -148,11 +167,60 @@ def add_parsers(
         help="search each world to the end of the round as the pimc bot does (the default), "
         "or solve it to the end of the hand as if its stock order were known",
     )
-    return solve_p, analyze_p
+    move_p = sub.add_parser(
+        "move",
+        help="the move a built-in bot plays in a position given in the notation",
+        description="Print the move a built-in bot plays in a position: a view line (what the "
+        "seat to move sees) or a state line (the bot reads only its seat's view) of the "
+        "position notation, docs/notation.md.",
+    )
+    move_p.add_argument("position", metavar="NOTATION", help="a view line or a state line")
+    move_p.add_argument(
+        "--bot",
+        default="expert",
+        help="a built-in bot with an optional budget, as simulate names it: random, "
+        "random_card, greedy, expert, pimc, ismcts, pimc:worlds=400, ... (default: expert)",
+    )
+    move_p.add_argument("--seed", type=int_in(0, 2**64 - 1), default=0, help="default: 0")
+    move_p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return {"solve": solve_p, "analyze": analyze_p, "move": move_p}
+
+
+_LAYOUT_FLAGS = (
+    ("hand", "--hand"),
+    ("table", "--table"),
+    ("pile", "--pile"),
+    ("to_move", "--to-move"),
+    ("dealer", "--dealer"),
+    ("last_capturer", "--last-capturer"),
+    ("sweeps", "--sweeps"),
+    ("scores", "--scores"),
+    ("stock", "--stock"),
+    ("rest_to", "--rest-to"),
+    ("stock_size", "--stock-size"),
+)
+
+
+def _from_notation(args: argparse.Namespace) -> State | View:
+    """The position of a NOTATION argument: a state line, or for `analyze` a view line too. It
+    carries its rules and every card, so no layout option may be given beside it."""
+    for dest, flag in _LAYOUT_FLAGS:
+        value = getattr(args, dest, None)
+        if value not in (None, [], 0):
+            raise ArgumentError(
+                f"argument {flag}: a NOTATION line already places every card: {flag}"
+            )
+    if args.command == "analyze" and any(t.startswith("seat=") for t in args.position.split()):
+        return View.from_notation(args.position)
+    return State.from_notation(args.position)
 
 
 def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
     n = rules.players
+    if args.to_move is None:
+        raise ArgumentError(
+            "argument --to-move: without a NOTATION line, the seat to move is required: --to-move"
+        )
     hands = _by_key(args.hand, "--hand", "seat", n)
     piles = _by_key(args.pile, "--pile", "side", 2)
     table = args.table
@@ -214,14 +282,20 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
     )
 
 
-def run(rules: Rules, args: argparse.Namespace) -> int:
-    """Runs `solve` or `analyze`; prints each move with its value.
+def run(rules: Rules | None, args: argparse.Namespace) -> int:
+    """Runs `solve` or `analyze` (prints each move with its value), or `move` (`rules` None:
+    the line carries them).
 
     Raises:
         CaptureFastError: bad input (`capturefast.cli.main` prints it as a usage error).
     """
+    if args.command == "move" or rules is None:
+        return _move(args)
+    given = None if args.position is None else _from_notation(args)
     if args.command == "solve":
-        state = _state(rules, args, hidden=False)
+        state = _state(rules, args, hidden=False) if given is None else given
+        if isinstance(state, View):  # pragma: no cover - `_from_notation` reads a state line
+            raise ArgumentError("solve needs a state line")
         sol = solve(state)
         rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
         if args.json:
@@ -238,8 +312,8 @@ def run(rules: Rules, args: argparse.Namespace) -> int:
         for m, v in rows:
             print(f"  {m!s:<{width}}  {v:+d}" + ("  best" if v == sol.value else ""))
         return 0
-    state = _state(rules, args, hidden=True)
-    an = analyze(state, worlds=args.worlds, seed=args.seed, horizon=args.horizon)
+    position = _state(rules, args, hidden=True) if given is None else given
+    an = analyze(position, worlds=args.worlds, seed=args.seed, horizon=args.horizon)
     if args.json:
         print(
             json.dumps(
@@ -247,6 +321,7 @@ def run(rules: Rules, args: argparse.Namespace) -> int:
                     "seat": an.seat,
                     "worlds": an.worlds,
                     "exact": an.exact,
+                    "best_move": str(an.best_move),
                     "moves": [
                         {"move": str(m.move), "mean": m.mean, "stderr": m.stderr} for m in an.moves
                     ],
@@ -256,4 +331,24 @@ def run(rules: Rules, args: argparse.Namespace) -> int:
         )
         return 0
     print(an)
+    return 0
+
+
+def _move(args: argparse.Namespace) -> int:
+    """`capturefast move`: the move of a built-in bot in a notation line."""
+    bot = Bot(args.bot, seed=args.seed)
+    text = args.position
+    position: State | View
+    if any(t.startswith("seat=") for t in text.split()):
+        position = View.from_notation(text)
+        seat = position.seat
+    else:
+        position = State.from_notation(text)
+        seat = -1 if position.to_move is None else int(position.to_move)
+    move = bot.choose(position)
+    if args.json:
+        out = {"move": str(move), "sweep": move.sweep, "seat": seat, "bot": bot.name}
+        print(json.dumps(out))
+    else:
+        print(move)
     return 0

@@ -6,6 +6,7 @@
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
 mod batch;
+mod bot;
 mod card;
 mod convert;
 mod errors;
@@ -33,13 +34,15 @@ mod _core {
     #[pymodule_export]
     use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
     #[pymodule_export]
+    use crate::bot::PyBot;
+    #[pymodule_export]
     use crate::card::PyCard;
     #[pymodule_export]
     use crate::moves::PyMove;
     #[pymodule_export]
     use crate::opening::PyOpening;
     #[pymodule_export]
-    use crate::rules::{PyRules, game_facts, prime_award, prime_cascade};
+    use crate::rules::{PyRules, game_facts, presets, prime_award, prime_cascade};
     #[pymodule_export]
     use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
     #[pymodule_export]
