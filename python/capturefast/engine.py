@@ -1,0 +1,372 @@
+"""`capturefast engine`: the engine protocol over stdin and stdout (docs/protocol.md).
+
+One command a line in, answers one line each out. A search (`go`, `analyze`, `solve`) runs on a
+worker thread with the GIL released inside the core, so that the reader takes `stop`,
+`isready` and `quit` while it runs. This module parses and prints; every rule and every search
+is the core's (`capturefast.service`, `capturefast.solve`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import IO
+
+from capturefast._core import Move, Rules, State, __version__
+from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError
+from capturefast.service import (
+    HORIZONS,
+    MAX_SEED,
+    MAX_WORLDS,
+    Budget,
+    SearchResult,
+    check_int,
+    deal,
+    preset_rules,
+    search,
+)
+from capturefast.solve import solve
+from capturefast.variants import preset_names
+
+__all__ = ["Engine", "main"]
+
+
+def _words_value(text: str) -> str | int | bool:
+    """An option value as the command line reads it: true/false, a whole number, or a word."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _int(name: str, text: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ArgumentError(f"{name} must be a whole number, got: {text}") from None
+    return check_int(name, value, lo, hi)
+
+
+def _move_list(text: str) -> list[str]:
+    """Moves separated by commas (a move's own notation holds spaces: `7D x 3C+4S`)."""
+    moves = [m.strip() for m in text.split(",")]
+    if moves == [""]:
+        return []
+    if "" in moves:
+        raise IllegalMoveError(f"an empty move in the list (two commas in a row?): {text}")
+    return moves
+
+
+def _moves_text(moves: list[Move]) -> str:
+    return ", ".join(str(m) for m in moves)
+
+
+class Engine:
+    """One engine session: the rules, the position, the options, and at most one search.
+
+    Args:
+        write: called with each answer line (no newline); from the reader's thread and from
+            the search's, never at once.
+    """
+
+    OPTIONS = (
+        f"option name Worlds type spin default 100 min 1 max {MAX_WORLDS}",
+        "option name Horizon type combo default round " + " ".join(f"var {h}" for h in HORIZONS),
+        f"option name Seed type spin default 0 min 0 max {MAX_SEED}",
+    )
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self.rules: Rules = preset_rules("scopa")
+        self.state: State | None = None
+        self.worlds = 100
+        self.horizon = "round"
+        self.seed = 0
+        self._seq = 0  # the number of commands queued
+        self._running = 0  # the number of the command running
+        self._stop_seq = 0  # commands up to this number are stopped
+        self._searching = False
+        self._queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
+        self._commands: dict[str, Callable[[str], None]] = {
+            "capturefast": self._hello,
+            "isready": self._isready,
+            "setoption": self._setoption,
+            "rules": self._rules,
+            "position": self._position,
+            "play": self._play,
+            "nexthand": self._nexthand,
+            "legal": self._legal,
+            "go": self._go,
+            "analyze": self._analyze,
+            "solve": self._solve,
+            "report": self._report,
+        }
+
+    # ------------------------------------------------------------------ plumbing
+
+    def send(self, line: str) -> None:
+        """Writes one answer line (a message's own newlines become `; `)."""
+        with self._lock:
+            self._write(line.replace("\n", "; "))
+
+    def error(self, message: str) -> None:
+        self.send(f"error {message}")
+
+    def handle(self, line: str) -> bool:
+        """Reads one command line; returns False after `quit`. `stop` acts at once, and
+        `isready` is answered at once during a search; every other command is queued and run
+        in order on the worker thread. Never raises for bad input: it answers `error ...`."""
+        word = line.strip().partition(" ")[0]
+        if not word:
+            return True
+        if word == "stop":
+            # No answer of its own: the searches queued before it answer with their last line.
+            self._stop_seq = self._seq
+            return True
+        if word == "isready" and self._searching:
+            self.send("readyok")
+            return True
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._run, name="capturefast-engine")
+            self._worker.daemon = True
+            self._worker.start()
+        self._seq += 1
+        self._queue.put((self._seq, line.strip()))
+        if word == "quit":
+            self._worker.join()
+            return False
+        return True
+
+    def is_set(self) -> bool:
+        """Whether a `stop` was read after the command running now (`service.search` asks)."""
+        return self._stop_seq >= self._running
+
+    def run(self, line: str) -> None:
+        """Runs one command line now, answering `error ...` for bad input."""
+        word, _, rest = line.partition(" ")
+        command = self._commands.get(word)
+        if command is None:
+            close = difflib.get_close_matches(word, [*self._commands, "stop", "quit"], n=1)
+            hint = f"\nhint: did you mean {close[0]}?" if close else ""
+            self.error(f"unknown command: {word}{hint}")
+            return
+        try:
+            command(rest.strip())
+        except CaptureFastError as e:
+            self.error(str(e))
+        finally:
+            self._searching = False
+
+    def _run(self) -> None:
+        while True:
+            self._running, line = self._queue.get()
+            if line == "quit":
+                return
+            self.run(line)
+
+    def quit(self) -> None:
+        """Stops every search, runs what is queued, and waits for the last answer (the end of
+        input does this)."""
+        self.handle("stop")
+        if self._worker is not None:
+            self.handle("quit")
+
+    def _position_now(self) -> State:
+        if self.state is None:
+            raise ArgumentError(
+                "no position: send `position deal seed N` first\n"
+                "hint: `position deal seed 1 moves 7D x 3C+4S, KS` also plays moves"
+            )
+        return self.state
+
+    # ------------------------------------------------------------------ commands
+
+    def _hello(self, rest: str) -> None:
+        self.send(f"id name capturefast {__version__}")
+        self.send("id author the capturefast developers")
+        self.send("id presets " + " ".join(preset_names()))
+        for line in self.OPTIONS:
+            self.send(line)
+        self.send("capturefastok")
+
+    def _isready(self, rest: str) -> None:
+        self.send("readyok")
+
+    def _setoption(self, rest: str) -> None:
+        words = rest.split()
+        if len(words) != 4 or words[0] != "name" or words[2] != "value":
+            raise ArgumentError(f"expected `setoption name NAME value VALUE`, got: {rest}")
+        name, value = words[1], words[3]
+        key = name.lower()
+        if key == "worlds":
+            self.worlds = _int("Worlds", value, 1, MAX_WORLDS)
+        elif key == "seed":
+            self.seed = _int("Seed", value, 0, MAX_SEED)
+        elif key == "horizon":
+            if value not in HORIZONS:
+                raise ArgumentError(f"Horizon is round or hand, got: {value}")
+            self.horizon = value
+        else:
+            raise ArgumentError(f"unknown option (expected Worlds, Horizon or Seed): {name}")
+        self.send("ok")
+
+    def _rules(self, rest: str) -> None:
+        words = rest.split()
+        if not words:
+            raise ArgumentError("expected `rules PRESET [players N] [NAME=VALUE ...]`, got nothing")
+        preset, players, options = words[0], None, {}
+        i = 1
+        while i < len(words):
+            if words[i] == "players":
+                if i + 1 == len(words):
+                    raise ArgumentError("`players` needs a count: players")
+                players = _int("players", words[i + 1], 2, 4)
+                i += 2
+                continue
+            name, eq, value = words[i].partition("=")
+            if not eq or not name:
+                raise ArgumentError(f"expected NAME=VALUE, got: {words[i]}")
+            options[name] = _words_value(value)
+            i += 1
+        self.rules = preset_rules(preset, players, options)
+        self.state = None
+        self.send("ok")
+
+    def _position(self, rest: str) -> None:
+        kind, _, spec = rest.partition(" ")
+        if kind != "deal":
+            raise ArgumentError(f"expected `position deal seed N [moves M, ...]`, got: {kind}")
+        head, _, moves = spec.partition("moves")
+        words = head.split()
+        if len(words) != 2 or words[0] != "seed":
+            raise ArgumentError(f"expected `seed N` after `position deal`, got: {head.strip()}")
+        seed = _int("seed", words[1], 0, MAX_SEED)
+        self.state = deal(self.rules, seed, _move_list(moves))
+        self.send("ok")
+
+    def _play(self, rest: str) -> None:
+        state = self._position_now()
+        self.state = state.play(rest)
+        self.send("ok")
+
+    def _nexthand(self, rest: str) -> None:
+        self.state = self._position_now().next_hand()
+        self.send("ok")
+
+    def _legal(self, rest: str) -> None:
+        self.send(f"legal {_moves_text(self._position_now().legal_moves())}".rstrip())
+
+    def _budget(self, rest: str) -> Budget:
+        words = rest.split()
+        worlds: int | None = self.worlds
+        time_ms: int | None = None
+        horizon, seed = self.horizon, self.seed
+        i = 0
+        while i < len(words):
+            key = words[i]
+            if key == "infinite":
+                worlds = None
+                i += 1
+                continue
+            if key not in ("worlds", "time", "horizon", "seed"):
+                raise ArgumentError(
+                    f"unknown budget (expected worlds, time, horizon, seed, infinite): {key}"
+                )
+            if i + 1 == len(words):
+                raise ArgumentError(f"`{key}` needs a value: {key}")
+            value = words[i + 1]
+            if key == "worlds":
+                worlds = _int("worlds", value, 1, MAX_WORLDS)
+            elif key == "time":
+                time_ms = _int("time", value, 1, 10**9)
+                if "worlds" not in words:
+                    worlds = None
+            elif key == "horizon":
+                horizon = value
+            else:
+                seed = _int("seed", value, 0, MAX_SEED)
+            i += 2
+        return Budget(worlds=worlds, time_ms=time_ms, horizon=horizon, seed=seed)
+
+    def _info(self, result: SearchResult) -> None:
+        for stat in result.moves:
+            self.send(
+                f"info worlds {result.worlds} time {result.time_ms} value {stat.mean:+.4f} "
+                f"stderr {stat.stderr:.4f} move {stat.move}"
+            )
+
+    def _go(self, rest: str) -> None:
+        budget = self._budget(rest)
+        state = self._position_now()
+        if state.to_move is None:
+            raise IllegalMoveError("the hand is over: nothing to search")
+
+        self._searching = True
+        result = search(state, budget, stop=self, on_slice=self._info)
+        self.send(f"bestmove {result.best}")
+
+    def _analyze(self, rest: str) -> None:
+        budget = self._budget(rest)
+        state = self._position_now()
+        if state.to_move is None:
+            raise IllegalMoveError("the hand is over: nothing to analyze")
+
+        self._searching = True
+        result = search(state, budget, stop=self)
+        self._info(result)
+        self.send(
+            f"analysis seat {result.seat} worlds {result.worlds} "
+            f"exact {str(result.exact).lower()} stopped {str(result.stopped).lower()} "
+            f"time {result.time_ms} best {result.best}"
+        )
+
+    def _solve(self, rest: str) -> None:
+        if rest:
+            raise ArgumentError(f"`solve` takes no arguments, got: {rest}")
+        state = self._position_now()
+        if state.to_move is None:
+            raise IllegalMoveError("the hand is over: nothing to solve")
+
+        self._searching = True
+        start = time.perf_counter()
+        sol = solve(state)
+        ms = round((time.perf_counter() - start) * 1000)
+        for move, value in sorted(sol.move_values.items(), key=lambda kv: -kv[1]):
+            self.send(f"info value {value:+d} move {move}")
+        self.send(
+            f"solution value {sol.value:+d} nodes {sol.nodes} time {ms} "
+            f"best {_moves_text(sol.best_moves)}"
+        )
+
+    def _report(self, rest: str) -> None:
+        state = self._position_now()
+        if not state.hand_over:
+            raise IllegalMoveError("the hand is not over: no score report yet")
+        report = state.hand_report().to_dict()
+        self.send("report " + json.dumps(report, separators=(",", ":")))
+
+
+def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Reads commands from `stdin` until `quit` or the end of input; returns the exit status."""
+    inp = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+
+    def write(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    engine = Engine(write)
+    for line in inp:
+        if not engine.handle(line):
+            return 0
+    engine.quit()
+    return 0
