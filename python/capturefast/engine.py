@@ -105,6 +105,7 @@ class Engine:
             "play": self._play,
             "nexthand": self._nexthand,
             "legal": self._legal,
+            "status": self._status,
             "go": self._go,
             "analyze": self._analyze,
             "solve": self._solve,
@@ -264,6 +265,16 @@ class Engine:
 
     def _legal(self, rest: str) -> None:
         self.send(f"legal {_moves_text(self._position_now().legal_moves())}".rstrip())
+
+    def _status(self, rest: str) -> None:
+        s = self._position_now()
+        to_move = "none" if s.to_move is None else s.to_move
+        scores = " ".join(str(x) for x in s.scores)
+        self.send(
+            f"status to_move {to_move} dealer {s.dealer} phase {s.phase} hand {s.hand_number} "
+            f"stock {s.stock_size} hand_over {str(s.hand_over).lower()} "
+            f"match_over {str(s.match_over).lower()} scores {scores}"
+        )
 
     def _budget(self, rest: str) -> Budget:
         words = rest.split()

@@ -1,0 +1,250 @@
+"""The engine protocol (docs/protocol.md): every command and bad input from Python, and a
+client in another language (tests/protocol/client.mjs, Node) against the real engine process."""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import capturefast as cf
+import pytest
+from capturefast.engine import Engine
+
+CLIENT = Path(__file__).parent / "protocol" / "client.mjs"
+ENGINE = [sys.executable, "-m", "capturefast", "engine"]
+
+
+class Session:
+    """An `Engine` whose answers are collected line by line."""
+
+    def __init__(self) -> None:
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.engine = Engine(self.lines.put)
+
+    def ask(self, text: str, final: str, timeout: float = 30) -> list[str]:
+        """Sends `text`; the lines up to the first starting with `final` (or `error`)."""
+        self.engine.handle(text)
+        got = []
+        while True:
+            line = self.lines.get(timeout=timeout)
+            got.append(line)
+            word = line.split(" ")[0]
+            if word in (final, "error"):
+                return got
+
+    def one(self, text: str, final: str) -> str:
+        got = self.ask(text, final)
+        assert len(got) == 1, got
+        return got[0]
+
+
+@pytest.fixture
+def session() -> Session:
+    s = Session()
+    yield s  # type: ignore[misc]
+    s.engine.quit()
+
+
+def untimed(line: str) -> str:
+    """An answer line without its `time N` field."""
+    return re.sub(r" time \d+", "", line)
+
+
+def moves_of(line: str) -> list[str]:
+    rest = line.removeprefix("legal").strip()
+    return rest.split(", ") if rest else []
+
+
+def test_identify_and_isready(session: Session) -> None:
+    got = session.ask("capturefast", "capturefastok")
+    assert got[0] == f"id name capturefast {cf.__version__}"
+    assert "id presets " + " ".join(cf.variants.preset_names()) in got
+    assert any(line.startswith("option name Horizon type combo") for line in got)
+    assert got[-1] == "capturefastok"
+    assert session.one("isready", "readyok") == "readyok"
+
+
+def test_position_legal_and_play_follow_the_core(session: Session) -> None:
+    assert session.one("rules escoba players 4", "ok") == "ok"
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=5)
+    first = state.legal_moves()[0]
+    assert session.one(f"position deal seed 5 moves {first}", "ok") == "ok"
+    state = state.play(first)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    second = state.legal_moves()[-1]
+    assert session.one(f"play {second}", "ok") == "ok"
+    state = state.play(second)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    status = session.one("status", "status")
+    assert f"to_move {state.to_move} " in status and f"stock {state.stock_size} " in status
+
+
+def test_rules_options_reach_the_core(session: Session) -> None:
+    assert session.one("rules scopa target=21 capture=fifteen", "ok") == "ok"
+    session.one("position deal seed 3", "ok")
+    state = cf.State.new(cf.variants.rules("scopa", target=21, capture="fifteen"), seed=3)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+
+
+def test_go_answers_info_then_a_legal_bestmove(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    legal = moves_of(session.one("legal", "legal"))
+    got = session.ask("go worlds 31 seed 4", "bestmove")
+    infos = [line for line in got if line.startswith("info ")]
+    # Slices of 1, 2, 4, 8 and 16 worlds: each writes one line per legal move.
+    assert len(infos) == 5 * len(legal)
+    assert infos[-1].startswith("info worlds 31 ")
+    best = got[-1].removeprefix("bestmove ")
+    assert best in legal
+    # The same budget and seed give the same answer (the slices do not depend on timing).
+    again = session.ask("go worlds 31 seed 4", "bestmove")
+    assert [untimed(line) for line in again] == [untimed(line) for line in got]
+
+
+def test_analyze_matches_the_python_analysis_when_one_slice(session: Session) -> None:
+    session.one("setoption name Horizon value hand", "ok")
+    session.one("position deal seed 2", "ok")
+    got = session.ask("analyze worlds 1 seed 7", "analysis")
+    state = cf.State.new(cf.Rules.scopa(), seed=2)
+    an = cf.analyze(state, worlds=1, seed=7, horizon="hand")
+    values = {line.split(" move ")[1]: float(line.split()[6]) for line in got[:-1]}
+    assert values == {str(m.move): pytest.approx(m.mean, abs=1e-4) for m in an.moves}
+    assert got[-1].startswith("analysis seat 0 worlds 1 exact false stopped false ")
+
+
+def test_solve_matches_cf_solve(session: Session) -> None:
+    session.one("position deal seed 2", "ok")
+    got = session.ask("solve", "solution")
+    sol = cf.solve(cf.State.new(cf.Rules.scopa(), seed=2))
+    assert got[-1].startswith(f"solution value {sol.value:+d} nodes {sol.nodes} ")
+    assert got[-1].endswith("best " + ", ".join(str(m) for m in sol.best_moves))
+    assert {line.split(" move ")[1]: int(line.split()[2]) for line in got[:-1]} == {
+        str(m): v for m, v in sol.move_values.items()
+    }
+
+
+def test_report_of_a_finished_hand(session: Session) -> None:
+    state = cf.State.new(cf.Rules.chkobba(), seed=4)
+    moves = []
+    while not state.hand_over:
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.play(move)
+    session.one("rules chkobba", "ok")
+    session.one("position deal seed 4 moves " + ", ".join(moves), "ok")
+    assert session.one("legal", "legal") == "legal"
+    line = session.one("report", "report")
+    assert json.loads(line.removeprefix("report ")) == state.hand_report().to_dict()
+    session.one("nexthand", "ok")
+    status = session.one("status", "status")
+    assert f"hand {state.next_hand().hand_number} " in status
+
+
+def test_stop_ends_an_infinite_search(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    session.engine.handle("go infinite")
+    assert session.lines.get(timeout=10).startswith("info ")
+    start = time.perf_counter()
+    session.engine.handle("stop")
+    line = ""
+    while not line.startswith("bestmove"):
+        line = session.lines.get(timeout=10)
+    assert time.perf_counter() - start < 5
+    assert line.removeprefix("bestmove ") in moves_of(session.one("legal", "legal"))
+
+
+def test_time_budget_ends_the_search(session: Session) -> None:
+    session.one("setoption name Horizon value hand", "ok")
+    session.one("position deal seed 1", "ok")
+    start = time.perf_counter()
+    got = session.ask("analyze time 200", "analysis")
+    assert time.perf_counter() - start < 5
+    assert " stopped true " in got[-1]
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("frobnicate", "frobnicate"),
+        ("lgeal", "did you mean legal"),
+        ("legal", "no position"),
+        ("setoption name Worlds value 0", "0"),
+        ("setoption name Depth value 3", "Depth"),
+        ("setoption Worlds 3", "Worlds 3"),
+        ("rules", "nothing"),
+        ("rules nosuch", "nosuch"),
+        ("rules scopa players 3", "3"),
+        ("rules scopa players", "players"),
+        ("rules scopa target=zero", "zero"),
+        ("rules scopa target", "target"),
+        ("position fen abc", "fen"),
+        ("position deal seed -1", "-1"),
+        ("position deal seed x", "x"),
+        ("position deal seed 1 moves 7D x 3C+4S", "7D x 3C+4S"),
+        ("position deal seed 1 moves JC x 2D+6D,, KS", ",,"),
+    ],
+)
+def test_bad_input_gets_one_error_line(session: Session, line: str, token: str) -> None:
+    answer = session.one(line, "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert "\n" not in answer and "Traceback" not in answer
+    assert session.one("isready", "readyok") == "readyok"
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("play 9Z", "9Z"),
+        ("play KS", "KS"),
+        ("go worlds many", "many"),
+        ("go worlds 0", "0"),
+        ("go depth 3", "depth"),
+        ("go worlds", "worlds"),
+        ("go horizon forever", "forever"),
+        ("go time -5", "-5"),
+        ("solve now", "now"),
+        ("report", "not over"),
+    ],
+)
+def test_bad_input_on_a_position_leaves_it(session: Session, line: str, token: str) -> None:
+    session.one("position deal seed 1", "ok")
+    before = session.one("legal", "legal")
+    answer = session.one(line, "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert session.one("legal", "legal") == before
+
+
+def test_a_finished_hand_refuses_searches(session: Session) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    moves = []
+    while not state.hand_over:
+        moves.append(str(state.legal_moves()[0]))
+        state = state.play(moves[-1])
+    session.one("position deal seed 1 moves " + ", ".join(moves), "ok")
+    for line in ("go", "analyze", "solve", "play KS"):
+        assert session.one(line, "ok").startswith("error "), line
+
+
+def test_engine_process_reads_until_end_of_input() -> None:
+    text = "capturefast\nposition deal seed 1\ngo worlds 3\nlegal\n"
+    out = subprocess.run(ENGINE, input=text, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-2].startswith("bestmove ") and lines[-1].startswith("legal ")
+    assert lines[-2].removeprefix("bestmove ") in moves_of(lines[-1])
+    assert out.stderr == ""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no Node client")
+def test_node_client_plays_hands_against_the_engine() -> None:
+    node = shutil.which("node")
+    assert node is not None
+    out = subprocess.run([node, str(CLIENT), *ENGINE], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 failed" in out.stdout.splitlines()[-1], out.stdout
