@@ -147,21 +147,29 @@ class _BodyLimit:
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 await _too_large(self.limit, send)
                 return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        # Read the whole body first (it is small, or refused), then hand it to the app: an error
+        # raised from inside the app's own read would reach it as a parse error, not a 413.
+        body = b""
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise Refused(413, f"the request body is over {self.limit} bytes: {seen}")
-            return message
+            if message["type"] != "http.request":
+                return  # the client has gone
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await _too_large(self.limit, send)
+                return
+        sent = False
 
-        try:
-            await self.app(scope, limited, send)
-        except Refused:
-            await _too_large(self.limit, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 async def _too_large(limit: int, send: Send) -> None:
