@@ -248,3 +248,17 @@ def test_schemathesis_finds_no_server_error(base: str) -> None:
         timeout=300,
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+
+
+def test_load_script_runs_without_errors() -> None:
+    """A 2-second smoke run of benches/load_server.py (its figures come from a 20 s run)."""
+    script = os.path.join(os.path.dirname(__file__), "..", "benches", "load_server.py")
+    out = subprocess.run(
+        [sys.executable, script, "--clients", "4", "--seconds", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    result = json.loads(out.stdout)
+    assert result["errors"] == 0 and result["requests"] > 0
