@@ -248,3 +248,17 @@ def test_node_client_plays_hands_against_the_engine() -> None:
     out = subprocess.run([node, str(CLIENT), *ENGINE], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "0 failed" in out.stdout.splitlines()[-1], out.stdout
+
+
+def test_the_bot_of_docs_protocol_md_plays_a_hand() -> None:
+    """The page's whole-bot example, run as written but for how it starts the engine."""
+    page = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    code = re.search(r"```python\n(.*?)```", page, re.S)
+    assert code is not None
+    source = code[1].replace('["capturefast", "engine"]', repr(ENGINE))
+    assert repr(ENGINE) in source
+    out = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith('report {"game":"scopa"'), out.stdout

@@ -9,6 +9,7 @@ error. Bad input of any kind is a 4xx with a message (`{"error": ...}`), never a
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -237,12 +238,18 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             status_code=422,
         )
 
+    # The core's work runs on as many threads as there are cores: more would only share them,
+    # each with its own solver table in memory. A request waits its turn within its budget.
+    limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
+
     async def offload(work: Callable[[threading.Event], T], budget_ms: int) -> T:
         """Runs `work(stop)` in the threadpool; past `budget_ms` sets `stop` and refuses."""
         stop = threading.Event()
         try:
             with anyio.fail_after(budget_ms / 1000):
-                return await anyio.to_thread.run_sync(work, stop, abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(
+                    work, stop, abandon_on_cancel=True, limiter=limiter
+                )
         except TimeoutError:
             stop.set()
             raise Refused(
