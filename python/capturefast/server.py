@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 import anyio
@@ -209,6 +209,20 @@ def _position(rules: Rules, pos: Position) -> State:
     return state
 
 
+def _validation_message(errors: Sequence[Any]) -> str:
+    """The first validation error as one message: where, what, and the value given."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    msg = str(first.get("msg", "invalid"))
+    msg = msg[:1].lower() + msg[1:]
+    given = first.get("input")
+    tail = f", got: {given!r}" if isinstance(given, str | int | float | bool) else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {msg}{more}{tail}"
+
+
 def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     """The application; every request's work must end within `time_limit_ms`."""
     app = FastAPI(
@@ -230,13 +244,8 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ()))
         detail = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
-        return JSONResponse(
-            {"error": f"{first.get('msg', 'invalid')}: {where}", "detail": detail},
-            status_code=422,
-        )
+        return JSONResponse({"error": _validation_message(errors), "detail": detail}, 422)
 
     # The core's work runs on as many threads as there are cores: more would only share them,
     # each with its own solver table in memory. A request waits its turn within its budget.
