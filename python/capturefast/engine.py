@@ -315,24 +315,19 @@ class Engine:
                 f"stderr {stat.stderr:.4f} move {stat.move}"
             )
 
-    def _go(self, rest: str) -> None:
+    def _search(self, rest: str, *, live: bool) -> SearchResult:
+        """The search `go` and `analyze` run (`live`: `info` lines after every slice);
+        `service.search` refuses a finished hand."""
         budget = self._budget(rest)
         state = self._position_now()
-        if state.to_move is None:
-            raise IllegalMoveError("the hand is over: nothing to search")
-
         self._searching = True
-        result = search(state, budget, stop=self, on_slice=self._info)
-        self.send(f"bestmove {result.best}")
+        return search(state, budget, stop=self, on_slice=self._info if live else None)
+
+    def _go(self, rest: str) -> None:
+        self.send(f"bestmove {self._search(rest, live=True).best}")
 
     def _analyze(self, rest: str) -> None:
-        budget = self._budget(rest)
-        state = self._position_now()
-        if state.to_move is None:
-            raise IllegalMoveError("the hand is over: nothing to analyze")
-
-        self._searching = True
-        result = search(state, budget, stop=self)
+        result = self._search(rest, live=False)
         self._info(result)
         self.send(
             f"analysis seat {result.seat} worlds {result.worlds} "
@@ -344,9 +339,6 @@ class Engine:
         if rest:
             raise ArgumentError(f"`solve` takes no arguments, got: {rest}")
         state = self._position_now()
-        if state.to_move is None:
-            raise IllegalMoveError("the hand is over: nothing to solve")
-
         self._searching = True
         start = time.perf_counter()
         sol = solve(state)
