@@ -262,3 +262,12 @@ def test_the_bot_of_docs_protocol_md_plays_a_hand() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith('report {"game":"scopa"'), out.stdout
+
+
+@pytest.mark.parametrize("ending", ["quit\n", ""], ids=["quit", "end of input"])
+def test_quit_and_end_of_input_stop_an_infinite_search(ending: str) -> None:
+    text = "position deal seed 1\ngo infinite\n" + ending
+    out = subprocess.run(ENGINE, input=text, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.splitlines()[-1]
+    assert last.startswith("bestmove "), out.stdout[-500:]

@@ -123,16 +123,17 @@ class Engine:
         self.send(f"error {message}")
 
     def handle(self, line: str) -> bool:
-        """Reads one command line; returns False after `quit`. `stop` acts at once, and
-        `isready` is answered at once during a search; every other command is queued and run
+        """Reads one command line; returns False after `quit`. `stop` acts at once (and `quit`
+        stops the searches before it), and `isready` is answered at once during a search; every other command is queued and run
         in order on the worker thread. Never raises for bad input: it answers `error ...`."""
         word = line.strip().partition(" ")[0]
         if not word:
             return True
-        if word == "stop":
+        if word in ("stop", "quit"):
             # No answer of its own: the searches queued before it answer with their last line.
             self._stop_seq = self._seq
-            return True
+            if word == "stop":
+                return True
         if word == "isready" and self._searching:
             self.send("readyok")
             return True
@@ -177,8 +178,9 @@ class Engine:
     def quit(self) -> None:
         """Stops every search, runs what is queued, and waits for the last answer (the end of
         input does this)."""
-        self.handle("stop")
-        if self._worker is not None:
+        if self._worker is None:
+            self._stop_seq = self._seq
+        else:
             self.handle("quit")
 
     def _position_now(self) -> State:
