@@ -4,9 +4,11 @@ client in another language (tests/protocol/client.mjs, Node) against the real en
 from __future__ import annotations
 
 import json
+import math
 import queue
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -14,7 +16,10 @@ from pathlib import Path
 
 import capturefast as cf
 import pytest
+from capturefast import service
 from capturefast.engine import Engine
+from hypothesis import given
+from hypothesis import strategies as st
 
 CLIENT = Path(__file__).parent / "protocol" / "client.mjs"
 ENGINE = [sys.executable, "-m", "capturefast", "engine"]
@@ -271,3 +276,93 @@ def test_quit_and_end_of_input_stop_an_infinite_search(ending: str) -> None:
     assert out.returncode == 0, out.stderr
     last = out.stdout.splitlines()[-1]
     assert last.startswith("bestmove "), out.stdout[-500:]
+
+
+def test_slices_pool_to_the_statistics_of_their_worlds() -> None:
+    """Two one-world slices: the pooled mean and standard error are those of the two values,
+    computed here from two independent one-world analyses with the slices' seeds."""
+    state = cf.State.new(cf.Rules.escoba(), seed=8)
+    result = service.search(state, service.Budget(worlds=2, seed=5, horizon="round"))
+    seeds = [5, (5 + 0x9E3779B97F4A7C15) % 2**64]
+    per_world = [
+        {s.move: s.mean for s in cf.analyze(state, worlds=1, seed=k, horizon="round").moves}
+        for k in seeds
+    ]
+    assert result.worlds == 2 and not result.stopped
+    for stat in result.moves:
+        values = [w[stat.move] for w in per_world]
+        assert stat.mean == pytest.approx(statistics.fmean(values))
+        assert stat.stderr == pytest.approx(statistics.stdev(values) / math.sqrt(2), abs=1e-9)
+    assert [s.mean for s in result.moves] == sorted((s.mean for s in result.moves), reverse=True)
+
+
+WORDS = [
+    "capturefast",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "Worlds",
+    "Seed",
+    "Horizon",
+    "rules",
+    "scopa",
+    "escoba",
+    "chkobba",
+    "cirulla",
+    "players",
+    "2",
+    "4",
+    "target=21",
+    "position",
+    "deal",
+    "seed",
+    "moves",
+    "play",
+    "legal",
+    "status",
+    "go",
+    "worlds",
+    "time",
+    "horizon",
+    "round",
+    "hand",
+    "analyze",
+    "solve",
+    "report",
+    "nexthand",
+    "7D",
+    "x",
+    "3C+4S",
+    "KS",
+    ",",
+    "keep",
+    "claim",
+    "-1",
+    "0",
+    "1",
+    "99999999999999999999999",
+    "nan",
+    "\u00e9",
+]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=8).map(" ".join),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_any_command_lines_get_answers_never_exceptions(lines: list[str]) -> None:
+    """Random command lines, run in order: each is answered by lines that start with an
+    answer word, and none raises (budgets are capped so that a search stays short)."""
+    answers: list[str] = []
+    engine = Engine(answers.append)
+    words = ("id", "option", "capturefastok", "readyok", "ok", "legal", "status", "info")
+    finals = ("bestmove", "analysis", "solution", "report", "error")
+    for line in lines:
+        line = re.sub(r"\bworlds \S+|\binfinite\b|\btime \S+", "worlds 2", line)
+        engine.run(line.strip())
+    assert all(a.split(" ")[0] in words + finals for a in answers), answers
+    assert not any("Traceback" in a or "\n" in a for a in answers)
