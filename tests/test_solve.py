@@ -76,6 +76,98 @@ def test_solver_equals_plain_minimax(
         assert sol.nodes > 0
 
 
+def test_a_kept_solver_answers_every_query_as_a_fresh_search_would() -> None:
+    # One solver, its table never cleared by the caller, takes positions of every game and
+    # option set in a shuffled order (so the rules change under it, and come back): each
+    # answer must still be the plain minimax's.
+    jobs = []
+    for game, players, options in CONFIGS:
+        rules = cf.Rules(game, players=players, **options)
+        jobs += [(game, players, options, position_with(rules, seed, 6)) for seed in range(4)]
+    random.Random(3).shuffle(jobs)
+    solver = cf.Solver(tt_entries=1 << 12)
+    for game, players, options, state in jobs + jobs:  # the second pass meets its own entries
+        expected = minimax.move_values(to_reference(state, game, players, options))
+        sol = solver.solve(state)
+        assert {str(m): v for m, v in sol.move_values.items()} == {
+            format_move(m): v for m, v in expected.items()
+        }, str(state)
+        assert solver.value(state) == sol.value == max(expected.values())
+    assert 0 < solver.tt_allocated <= solver.tt_entries == 1 << 12
+    assert solver.nodes > 0
+
+
+def test_a_solver_grows_its_table_only_as_searches_need_it() -> None:
+    solver = cf.Solver()
+    assert solver.tt_entries == 1 << 20
+    assert solver.tt_allocated == 0  # nothing until a search
+    rules = cf.Rules.scopa()
+    solver.solve(position_with(rules, 1, 6))
+    small = solver.tt_allocated
+    assert 0 < small < 1 << 12
+    whole = cf.State.new(rules, seed=1)
+    assert solver.value(whole) == cf.solve(whole).value
+    assert small < solver.tt_allocated <= 1 << 20
+    solver.clear()
+    assert solver.value(whole) == cf.solve(whole).value
+    assert cf.Solver(tt_entries=5).tt_entries == 4  # rounded down to a power of two
+    assert "Solver(tt_entries=" in repr(solver)
+
+
+def test_a_solver_shared_by_threads_answers_each_correctly() -> None:
+    import threading
+
+    rules = cf.Rules.escoba()
+    states = [position_with(rules, s, 12) for s in range(16)]
+    want = [cf.Solver().value(s) for s in states]
+    solver = cf.Solver(tt_entries=1 << 14)
+    got: dict[int, int] = {}
+
+    def work(offset: int) -> None:
+        for i in range(offset, len(states), 4):
+            got[i] = solver.solve(states[i]).value
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[i] for i in range(len(states))] == want
+
+
+def test_a_solver_analyzes_as_analyze_does() -> None:
+    rules = cf.Rules.scopa()
+    solver = cf.Solver()
+    for seed in range(3):
+        state = position_with(rules, seed, 15)
+        for horizon in ("hand", "round"):
+            mine = solver.analyze(state, worlds=8, seed=seed, horizon=horizon)
+            assert mine == cf.analyze(state, worlds=8, seed=seed, horizon=horizon)
+
+
+def test_solver_bad_input() -> None:
+    with pytest.raises(cf.ArgumentError, match="tt_entries"):
+        cf.Solver(tt_entries=-1)
+    with pytest.raises(cf.ArgumentError, match="tt_entries"):
+        cf.Solver(tt_entries=1 << 40)
+    solver = cf.Solver()
+    state = cf.State.new(cf.Rules.scopa(), seed=2)
+    done = state
+    while not done.hand_over:
+        done = done.play(done.legal_moves()[0])
+    with pytest.raises(cf.IllegalMoveError, match="hand is over"):
+        solver.solve(done)
+    with pytest.raises(cf.IllegalMoveError, match="hand is over"):
+        solver.value(done)
+    with pytest.raises(cf.ArgumentError, match="worlds"):
+        solver.analyze(state, worlds=0)
+    with pytest.raises(cf.ArgumentError, match="horizon"):
+        solver.analyze(state, horizon="forever")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        solver.solve("not a state")  # type: ignore[arg-type]
+    assert solver.solve(state).value == cf.solve(state).value  # still usable after the errors
+
+
 def test_solving_a_last_play_nobody_has_captured_before() -> None:
     # V-E6: with optional capture nobody may have captured all hand. Trailing the last card
     # then leaves the 40 cards to nobody: 0 v 0, a value of 0 for the trail (it used to panic).

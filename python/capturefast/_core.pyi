@@ -13,6 +13,7 @@ __all__ = [
     "Opening",
     "Rules",
     "Solution",
+    "Solver",
     "State",
     "View",
     "__version__",
@@ -322,6 +323,29 @@ class Solution:
     @property
     def nodes(self) -> int: ...
 
+@final
+class Solver:
+    """An exact solver with a transposition table kept between queries."""
+
+    def __new__(cls, tt_entries: int = ...) -> Solver: ...
+    def solve(self, state: State) -> Solution: ...
+    def value(self, state: State) -> int: ...
+    def analyze_raw(
+        self,
+        state: State,
+        seat: int,
+        worlds: int = 100,
+        seed: int = 0,
+        horizon: str = "round",
+    ) -> tuple[list[Move], list[float], list[float], bool]: ...
+    def clear(self) -> None: ...
+    @property
+    def tt_entries(self) -> int: ...
+    @property
+    def tt_allocated(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+
 def solve(state: State, tt_entries: int = ...) -> Solution: ...
 def solve_values(
     states: list[State], threads: int | None = None, tt_entries: int = ...
@@ -332,7 +356,7 @@ def analyze_raw(
     worlds: int = 100,
     seed: int = 0,
     tt_entries: int = ...,
-    horizon: str = "hand",
+    horizon: str = "round",
 ) -> tuple[list[Move], list[float], list[float], bool]: ...
 def analyze_many_raw(
     states: list[State],
@@ -340,5 +364,5 @@ def analyze_many_raw(
     seed: int = 0,
     threads: int | None = None,
     tt_entries: int = ...,
-    horizon: str = "hand",
+    horizon: str = "round",
 ) -> list[tuple[list[Move], list[float], list[float], bool]]: ...

@@ -144,9 +144,9 @@ def add_parsers(
     analyze_p.add_argument(
         "--horizon",
         choices=("hand", "round"),
-        default="hand",
-        help="solve each world to the end of the hand (exact per world), or search it to the "
-        "end of the round as the pimc bot does",
+        default="round",
+        help="search each world to the end of the round as the pimc bot does (the default), "
+        "or solve it to the end of the hand as if its stock order were known",
     )
     return solve_p, analyze_p
 

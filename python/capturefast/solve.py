@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from capturefast._core import Move, Solution, State, analyze_many_raw, analyze_raw, solve_values
+from capturefast._core import Solver as _CoreSolver
 from capturefast._core import solve as _solve
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "MoveStat",
     "ReviewRow",
     "Solution",
+    "Solver",
     "analyze",
     "analyze_many",
     "review",
@@ -39,10 +41,14 @@ __all__ = [
 def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
     """The exact value of an open position and of each legal move.
 
+    Each thread keeps one solver for `solve` and `analyze`, so that a query pays only for its
+    search: the table is allocated once, to the size the searches need, and reused (its entries
+    stay exact between queries). Keep a `Solver` of your own to choose its size or clear it.
+
     Args:
         state: a position with every card known, the stock order included (any `State`).
-        tt_entries: transposition-table entries, 16 bytes each (memory is bounded by this),
-            at most 2**28 (4 GiB).
+        tt_entries: the most transposition-table entries the thread's solver may use, 16 bytes
+            each (memory is bounded by this), at most 2**28 (4 GiB).
 
     Returns:
         A `Solution` with `.value`, `.move_values` (dict Move -> int), `.best_moves`, `.nodes`.
@@ -56,8 +62,80 @@ def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
 def solve_many(
     states: Iterable[State], *, threads: int | None = None, tt_entries: int = 1 << 20
 ) -> list[int]:
-    """The exact values of many open positions, in order, on `threads` threads (None: all cores)."""
+    """The exact values of many open positions, in order, on `threads` threads (None: all cores).
+
+    Each worker thread keeps one solver (its table up to `tt_entries` entries) for all the
+    positions it takes.
+    """
     return solve_values(list(states), threads, tt_entries)
+
+
+class Solver:
+    """An exact solver that a caller keeps: its transposition table is set up once and reused.
+
+        >>> import capturefast as cf
+        >>> solver = cf.Solver()
+        >>> state = cf.State.new(cf.Rules.scopa(), seed=1)
+        >>> solver.solve(state).value == cf.solve(state).value
+        True
+
+    The table grows to what the searches need, up to `tt_entries` entries of 16 bytes, and is
+    never cleared entry by entry: entries stay exact from one query to the next (a position's
+    key holds everything its value depends on, the stock order included), and `clear()` empties
+    it in constant time. Values never depend on what the solver searched before; node counts
+    do (and so, under rules the solver searches without its shortcuts, whether a search stays
+    within its node limit). One solver answers one query at a time: a query from another thread
+    waits, with the GIL released, for the one running.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, tt_entries: int = 1 << 20) -> None:
+        self._core = _CoreSolver(tt_entries)
+
+    def solve(self, state: State) -> Solution:
+        """`cf.solve(state)` with this solver's table."""
+        return self._core.solve(state)
+
+    def value(self, state: State) -> int:
+        """The exact value of an open position for the side to move: `solve(state).value`,
+        found by narrow-window searches of the root alone, without every move's value."""
+        return self._core.value(state)
+
+    def analyze(
+        self,
+        state: State,
+        seat: int | None = None,
+        *,
+        worlds: int = 100,
+        seed: int = 0,
+        horizon: Literal["hand", "round"] = "round",
+    ) -> Analysis:
+        """`cf.analyze(state, seat, ...)` with this solver's table."""
+        seat = _seat_to_move(state, seat)
+        return _analysis(seat, worlds, self._core.analyze_raw(state, seat, worlds, seed, horizon))
+
+    def clear(self) -> None:
+        """Empties the table, in constant time (its memory is kept)."""
+        self._core.clear()
+
+    @property
+    def tt_entries(self) -> int:
+        """The most entries the table may grow to."""
+        return self._core.tt_entries
+
+    @property
+    def tt_allocated(self) -> int:
+        """Entries allocated so far: the largest part of the table a query has needed."""
+        return self._core.tt_allocated
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited by this solver's queries, in all."""
+        return self._core.nodes
+
+    def __repr__(self) -> str:
+        return f"Solver(tt_entries={self.tt_entries}, allocated={self.tt_allocated})"
 
 
 @dataclass(frozen=True)
@@ -118,7 +196,7 @@ def analyze(
     worlds: int = 100,
     seed: int = 0,
     tt_entries: int = 1 << 20,
-    horizon: Literal["hand", "round"] = "hand",
+    horizon: Literal["hand", "round"] = "round",
 ) -> Analysis:
     """The seat to move's legal moves valued over `worlds` positions consistent with its view.
 
@@ -131,19 +209,26 @@ def analyze(
         worlds: worlds to draw, >= 1.
         seed: the seed of the draws; the same seed gives the same analysis.
         tt_entries: transposition-table entries.
-        horizon: ``"hand"``: each world solved exactly to the end of the hand (its stock order
-            taken as known); ``"round"``: searched to the end of the current round, the piles
-            then valued by their expected category points, as the ``pimc`` bot plays (it beats
-            ``"hand"`` in play: see the README). Both are exact in the 2-player last round.
+        horizon: ``"round"`` (the default): each world searched to the end of the current
+            round, the piles then valued by their expected category points, as the ``pimc``
+            bot plays; ``"hand"``: each world solved exactly to the end of the hand, its stock
+            order taken as known, which nobody knows: it plays worse and costs about ten times
+            as much (docs/performance.md). Both are exact in the 2-player last round.
     """
+    seat = _seat_to_move(state, seat)
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon)
+    return _analysis(seat, worlds, raw)
+
+
+def _seat_to_move(state: State, seat: int | None) -> int:
+    """`seat`, or the seat to move if None; a finished hand is refused."""
     if not isinstance(state, State):
         raise TypeError(f"state must be a capturefast.State, got: {type(state).__name__}")
     if seat is None:
         if state.to_move is None:
             raise_hand_over()
         seat = int(state.to_move)  # type: ignore[arg-type]
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon)
-    return _analysis(seat, worlds, raw)
+    return seat
 
 
 def raise_hand_over() -> None:
@@ -160,7 +245,7 @@ def analyze_many(
     seed: int = 0,
     threads: int | None = None,
     tt_entries: int = 1 << 20,
-    horizon: Literal["hand", "round"] = "hand",
+    horizon: Literal["hand", "round"] = "round",
 ) -> list[Analysis]:
     """`analyze` for many positions (each for its seat to move) on `threads` threads.
 

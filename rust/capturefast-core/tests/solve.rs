@@ -497,6 +497,39 @@ fn determinize_refuses_a_finished_hand() {
     assert!(determinize(&rules, &state.view(0), &mut Rng::new(1)).is_err());
 }
 
+// ----- a kept solver -----
+
+/// A solver kept across positions of every game, its capacity shrunk and grown between them,
+/// answers each as a new solver does, and allocates only what its searches need.
+#[test]
+fn a_kept_solver_answers_as_a_new_one_and_grows_as_needed() {
+    let mut kept = Solver::new(1 << 16);
+    assert_eq!((kept.tt_entries(), kept.tt_allocated()), (1 << 16, 0));
+    let mut rng = Rng::new(21);
+    for i in 0..scaled(300) {
+        let game = GAMES[i % 3];
+        let players = if i / 3 % 2 == 0 { 2 } else { 4 };
+        let rules = Rules::profile(game, players).unwrap();
+        let left = 2 + (i % 14) as u32;
+        let state = position_with(&rules, left, &mut rng);
+        if i % 50 == 49 {
+            kept.set_tt_entries(if i % 100 == 49 { 1 << 8 } else { 1 << 16 });
+        }
+        let want = Solver::new(1 << 16).solve(&rules, &state).unwrap();
+        let got = kept.solve(&rules, &state).unwrap();
+        assert_eq!(got.value, want.value, "{game:?} {left} left");
+        assert_eq!(got.move_values, want.move_values, "{game:?} {left} left");
+        assert_eq!(kept.value(&rules, &state).unwrap(), want.value);
+        assert!(kept.tt_allocated() <= kept.tt_entries());
+    }
+    let mut fresh = Solver::new(1 << 20);
+    let small = position_with(&Rules::profile(Game::Scopa, 2).unwrap(), 4, &mut rng);
+    fresh
+        .value(&Rules::profile(Game::Scopa, 2).unwrap(), &small)
+        .unwrap();
+    assert!(fresh.tt_allocated() <= 1 << 10, "{}", fresh.tt_allocated());
+}
+
 // ----- analysis -----
 
 // Means of integer values over a few worlds are exact in f64: equality is what is meant.

@@ -13,6 +13,7 @@ mod moves;
 mod opening;
 mod rules;
 mod solve;
+mod solver;
 mod state;
 mod view;
 
@@ -41,6 +42,8 @@ mod _core {
     use crate::rules::{PyRules, game_facts, prime_award, prime_cascade};
     #[pymodule_export]
     use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
+    #[pymodule_export]
+    use crate::solver::PySolver;
     #[pymodule_export]
     use crate::state::PyState;
     #[pymodule_export]

@@ -13,8 +13,24 @@ use crate::detached;
 use crate::errors::py as check;
 use crate::state::PyState;
 
-/// Default transposition-table entries per solver.
-const DEFAULT_TT: usize = 1 << 20;
+/// Default transposition-table capacity per solver, in entries (16 MiB once all used; a solver
+/// allocates only the part its searches need).
+pub(crate) const DEFAULT_TT: usize = 1 << 20;
+
+thread_local! {
+    /// The solver `solve` and `analyze` use on this thread: kept between calls, so a query pays
+    /// for the table only the first time a search of its size needs it.
+    static THREAD_SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new(DEFAULT_TT));
+}
+
+/// Runs `f` with this thread's solver, its capacity set to `tt_entries`.
+fn with_thread_solver<T>(tt_entries: usize, f: impl FnOnce(&mut Solver) -> T) -> T {
+    THREAD_SOLVER.with(|cell| {
+        let mut solver = cell.borrow_mut();
+        solver.set_tt_entries(tt_entries);
+        f(&mut solver)
+    })
+}
 
 /// The exact value of an open position for the side to move, and of each legal move.
 #[pyclass(frozen, module = "capturefast", name = "Solution")]
@@ -78,11 +94,11 @@ impl PySolution {
     }
 }
 
-fn check_open(state: &State) -> PyResult<()> {
+pub(crate) fn check_open(state: &State) -> PyResult<()> {
     check(search::batch::check_open(state))
 }
 
-fn solve_one(
+pub(crate) fn solve_one(
     solver: &mut Solver,
     rules: &Rules,
     state: &State,
@@ -113,7 +129,7 @@ pub fn solve(
     let rules = st.rules.0.clone();
     let s = st.state;
     check(detached(py, move || {
-        solve_one(&mut Solver::new(tt_entries), &rules, &s)
+        with_thread_solver(tt_entries, |solver| solve_one(solver, &rules, &s))
     }))
 }
 
@@ -147,9 +163,9 @@ pub fn solve_values(
 }
 
 /// One seat's analysis: `(moves, means, stderrs, exact)` over `worlds` determinized worlds.
-type Analysis = (Vec<crate::moves::PyMove>, Vec<f64>, Vec<f64>, bool);
+pub(crate) type Analysis = (Vec<crate::moves::PyMove>, Vec<f64>, Vec<f64>, bool);
 
-fn analysis_py(r: &SeatAnalysis) -> Analysis {
+pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
     let moves = r
         .moves
         .iter()
@@ -161,16 +177,17 @@ fn analysis_py(r: &SeatAnalysis) -> Analysis {
 }
 
 /// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.
-fn horizon(name: &str) -> PyResult<Horizon> {
+pub(crate) fn horizon(name: &str) -> PyResult<Horizon> {
     check(Horizon::from_name(name))
 }
 
 /// The seat to move's legal moves, each with its mean value and standard error over `worlds`
-/// positions drawn uniformly among those consistent with what `seat` sees, each solved exactly
-/// (`horizon = "hand"`) or searched to the end of the round (`"round"`, as the `pimc` bot).
+/// positions drawn uniformly among those consistent with what `seat` sees, each searched to the
+/// end of the round (`horizon = "round"`, as the `pimc` bot) or solved exactly to the end of the
+/// hand (`"hand"`).
 /// Returns `(moves, means, stderrs, exact)`; `exact` when nothing relevant is hidden (one world).
 #[pyfunction]
-#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "hand"))]
+#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "round"))]
 pub fn analyze_raw(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
@@ -187,14 +204,16 @@ pub fn analyze_raw(
     let rules = st.rules.0.clone();
     let s = st.state;
     let r = detached(py, move || {
-        search::analysis::analyze_position(&rules, &s, seat, how, &mut Solver::new(tt_entries))
+        with_thread_solver(tt_entries, |solver| {
+            search::analysis::analyze_position(&rules, &s, seat, how, solver)
+        })
     });
     Ok(analysis_py(&check(r)?))
 }
 
 /// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads.
 #[pyfunction]
-#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT, horizon = "hand"))]
+#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT, horizon = "round"))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 pub fn analyze_many_raw(
     py: Python<'_>,

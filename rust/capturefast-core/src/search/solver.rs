@@ -26,10 +26,12 @@
 //!   generator or the hand number. A 64-bit key makes a false hit possible in principle: at one
 //!   probe per node it takes about 10^19 probes to expect one.
 //!   Entries stay exact from one solve to the next (the stock hash tells deals apart), so a
-//!   solver may be reused; [`Solver::clear`] empties the table in constant time (an epoch
-//!   counter). Each solve uses a part of the table sized to the search ahead, so a small search
-//!   keeps its entries in a few cache lines; a new entry replaces an empty one, else one from an
-//!   earlier solve, else the one with the smallest subtree.
+//!   solver is meant to be kept and reused; [`Solver::clear`] empties the table in constant
+//!   time (an epoch counter). Each solve uses a part of the table sized to the search ahead, so
+//!   a small search keeps its entries in a few cache lines; a new entry replaces an empty one,
+//!   else one from an earlier solve, else the one with the smallest subtree. The table is
+//!   allocated as solves need it, up to its capacity: a new solver costs nothing until it
+//!   searches, and a small query never pays for a large table.
 //! - **Piles, reduced.** Scoring reads counts and best cards, not the exact piles; and the key
 //!   already fixes which cards are still live, hence the union of the piles. So each pile enters
 //!   the key as: side 0's cards and coins (side 1's follow), or a mark that a majority is
@@ -166,6 +168,12 @@ struct Entry {
 /// Entries per bucket: a bucket is one 64-byte cache line.
 const WAYS: usize = 4;
 
+/// Buckets for a capacity of `tt_entries` entries: a power of two, at least one.
+fn buckets_for(tt_entries: usize) -> usize {
+    let buckets = (tt_entries / WAYS).max(1);
+    1 << buckets.ilog2()
+}
+
 /// One cache line of entries.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(64))]
@@ -174,7 +182,10 @@ struct Bucket([Entry; WAYS]);
 /// An exact alpha-beta solver with a bounded transposition table, reusable across solves.
 #[derive(Clone)]
 pub struct Solver {
+    /// The buckets allocated so far: a power of two, or empty before the first solve.
     table: Vec<Bucket>,
+    /// The most buckets the table may grow to (a power of two).
+    capacity: usize,
     /// Buckets the current solve uses (a power of two, at most the table's).
     active: usize,
     /// Entries stored under another epoch count as empty, so clearing is a counter increment.
@@ -210,13 +221,13 @@ impl std::fmt::Debug for Solver {
 }
 
 impl Solver {
-    /// A solver whose transposition table holds `tt_entries` entries of 16 bytes, rounded down
-    /// to a power of two (at least 4).
+    /// A solver whose transposition table may hold up to `tt_entries` entries of 16 bytes,
+    /// rounded down to a power of two (at least 4). Nothing is allocated until a solve needs
+    /// it: each solve grows the table to the part its search calls for, up to that capacity.
     pub fn new(tt_entries: usize) -> Solver {
-        let buckets = (tt_entries / WAYS).max(1);
-        let buckets = 1 << buckets.ilog2();
         Solver {
-            table: vec![Bucket::default(); buckets],
+            table: Vec::new(),
+            capacity: buckets_for(tt_entries),
             active: 1,
             epoch: 1,
             generation: 0,
@@ -232,9 +243,26 @@ impl Solver {
         }
     }
 
-    /// Entries in the transposition table.
+    /// The most entries the transposition table may hold (its capacity).
     pub fn tt_entries(&self) -> usize {
+        self.capacity * WAYS
+    }
+
+    /// Entries allocated so far: the largest part of the table a solve has needed.
+    pub fn tt_allocated(&self) -> usize {
         self.table.len() * WAYS
+    }
+
+    /// Sets the capacity to `tt_entries` (rounded as in [`Solver::new`]). A smaller capacity
+    /// frees the part of the table past it; the entries that remain stay valid.
+    pub fn set_tt_entries(&mut self, tt_entries: usize) {
+        self.capacity = buckets_for(tt_entries);
+        if self.table.len() > self.capacity {
+            // The entries left are still exact: a probe checks the whole key.
+            self.table.truncate(self.capacity);
+            self.table.shrink_to_fit();
+        }
+        self.active = self.active.min(self.capacity);
     }
 
     /// Search nodes visited since the solver was made.
@@ -408,7 +436,13 @@ impl Solver {
     fn begin(&mut self, state: &State) {
         let nodes_log2 = 5 + state.cards_left() / 3;
         let want = 1usize << nodes_log2.min(40);
-        self.active = (want / WAYS).clamp(1, self.table.len());
+        self.active = (want / WAYS).clamp(1, self.capacity);
+        if self.table.len() < self.active {
+            // Grown in place: the entries already stored stay where they are, and stay exact
+            // (a probe checks the whole key), though a solve with a wider mask looks for them
+            // in other buckets.
+            self.table.resize(self.active, Bucket::default());
+        }
         self.generation = self.generation.wrapping_add(1);
     }
 

@@ -1,0 +1,115 @@
+//! `Solver`: an exact solver a user keeps, so that its transposition table is set up once and
+//! reused across queries (the module functions `solve` and `analyze` keep one per thread).
+
+use std::sync::{Mutex, MutexGuard};
+
+use capturefast_core::Solver;
+use capturefast_core::search;
+use pyo3::prelude::*;
+
+use crate::convert;
+use crate::detached;
+use crate::errors::py as check;
+use crate::solve::{Analysis, DEFAULT_TT, PySolution, analysis_py, check_open, horizon, solve_one};
+use crate::state::PyState;
+
+/// An exact solver with a transposition table kept between queries.
+///
+/// The table grows to what the searches need, up to `tt_entries` entries of 16 bytes, and is
+/// never cleared entry by entry: its entries stay exact from one query to the next, and
+/// `clear()` empties it in constant time. One solver serves one query at a time; a query from
+/// another thread waits for the one running (with the GIL released).
+#[pyclass(frozen, module = "capturefast", name = "Solver")]
+pub struct PySolver {
+    inner: Mutex<Solver>,
+}
+
+impl PySolver {
+    fn lock(&self) -> MutexGuard<'_, Solver> {
+        // A query that panicked cannot have left an entry half written that a probe would
+        // trust (entries are written whole), so a poisoned lock is still usable.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl PySolver {
+    #[new]
+    #[pyo3(signature = (tt_entries = DEFAULT_TT))]
+    fn new(#[pyo3(from_py_with = convert::arg::tt_entries)] tt_entries: usize) -> PySolver {
+        PySolver {
+            inner: Mutex::new(Solver::new(tt_entries)),
+        }
+    }
+
+    /// The exact value of an open position and of each legal move.
+    fn solve(&self, py: Python<'_>, state: &Bound<'_, PyState>) -> PyResult<PySolution> {
+        let st = state.get();
+        check_open(&st.state)?;
+        let (rules, s) = (&st.rules.0, &st.state);
+        check(detached(py, || solve_one(&mut self.lock(), rules, s)))
+    }
+
+    /// The exact value of an open position for the side to move, without every move's value.
+    fn value(&self, py: Python<'_>, state: &Bound<'_, PyState>) -> PyResult<i32> {
+        let st = state.get();
+        check_open(&st.state)?;
+        let (rules, s) = (&st.rules.0, &st.state);
+        check(detached(py, || self.lock().value(rules, s)))
+    }
+
+    /// `analyze_raw` with this solver.
+    #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round"))]
+    fn analyze_raw(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyState>,
+        #[pyo3(from_py_with = convert::arg::seat)] seat: i64,
+        #[pyo3(from_py_with = convert::arg::worlds)] worlds: u32,
+        #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
+        horizon: &str,
+    ) -> PyResult<Analysis> {
+        let st = state.get();
+        check_open(&st.state)?;
+        let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
+        let how = (worlds, seed, self::horizon(horizon)?);
+        let (rules, s) = (&st.rules.0, &st.state);
+        let r = detached(py, || {
+            search::analysis::analyze_position(rules, s, seat, how, &mut self.lock())
+        });
+        Ok(analysis_py(&check(r)?))
+    }
+
+    /// Empties the table, in constant time.
+    fn clear(&self, py: Python<'_>) {
+        detached(py, || self.lock().clear());
+    }
+
+    /// The most entries the table may grow to.
+    #[getter]
+    fn tt_entries(&self, py: Python<'_>) -> usize {
+        detached(py, || self.lock().tt_entries())
+    }
+
+    /// Entries allocated so far (16 bytes each).
+    #[getter]
+    fn tt_allocated(&self, py: Python<'_>) -> usize {
+        detached(py, || self.lock().tt_allocated())
+    }
+
+    /// Search nodes visited by this solver's queries.
+    #[getter]
+    fn nodes(&self, py: Python<'_>) -> u64 {
+        detached(py, || self.lock().nodes())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let (cap, used) = detached(py, || {
+            let s = self.lock();
+            (s.tt_entries(), s.tt_allocated())
+        });
+        format!("Solver(tt_entries={cap}, allocated={used})")
+    }
+}
