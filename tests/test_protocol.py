@@ -61,6 +61,12 @@ def untimed(line: str) -> str:
     return re.sub(r" time \d+", "", line)
 
 
+def field(line: str, name: str) -> str:
+    """The word after `name` in an answer line."""
+    words = line.split()
+    return words[words.index(name) + 1]
+
+
 def moves_of(line: str) -> list[str]:
     rest = line.removeprefix("legal").strip()
     return rest.split(", ") if rest else []
@@ -118,7 +124,7 @@ def test_analyze_matches_the_python_analysis_when_one_slice(session: Session) ->
     got = session.ask("analyze worlds 1 seed 7", "analysis")
     state = cf.State.new(cf.Rules.scopa(), seed=2)
     an = cf.analyze(state, worlds=1, seed=7, horizon="hand")
-    values = {line.split(" move ")[1]: float(line.split()[6]) for line in got[:-1]}
+    values = {line.split(" move ")[1]: float(field(line, "value")) for line in got[:-1]}
     assert values == {str(m.move): pytest.approx(m.mean, abs=1e-4) for m in an.moves}
     assert got[-1].startswith("analysis seat 0 worlds 1 exact false stopped false ")
 
@@ -162,6 +168,16 @@ def test_stop_ends_an_infinite_search(session: Session) -> None:
         line = session.lines.get(timeout=10)
     assert time.perf_counter() - start < 5
     assert line.removeprefix("bestmove ") in moves_of(session.one("legal", "legal"))
+
+
+def test_nodes_budget_ends_a_hand_horizon_search(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    got = session.ask("analyze nodes 50000 horizon hand worlds 1000", "analysis")
+    nodes = int(field(got[-1], "nodes"))
+    assert nodes >= 50000 and " stopped true " in got[-1]
+    assert int(field(got[-1], "worlds")) < 1000
+    answer = session.one("go nodes 50000", "bestmove")
+    assert answer.startswith("error a nodes budget needs the hand horizon"), answer
 
 
 def test_time_budget_ends_the_search(session: Session) -> None:
@@ -237,10 +253,13 @@ def test_a_finished_hand_refuses_searches(session: Session) -> None:
 
 
 def test_engine_process_reads_until_end_of_input() -> None:
-    text = "capturefast\nposition deal seed 1\ngo worlds 3\nlegal\n"
+    """Commands piped in are all answered in full: the end of input stops no search that has
+    a budget."""
+    text = "capturefast\nposition deal seed 1\ngo worlds 20\nlegal\n"
     out = subprocess.run(ENGINE, input=text, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
+    assert lines[-3].startswith("info worlds 20 "), lines[-4:]
     assert lines[-2].startswith("bestmove ") and lines[-1].startswith("legal ")
     assert lines[-2].removeprefix("bestmove ") in moves_of(lines[-1])
     assert out.stderr == ""

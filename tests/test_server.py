@@ -127,6 +127,10 @@ def test_move_and_analyze(base: str) -> None:
     assert an["values"] == got["values"] and "move" not in an
     timed = post(base, "/analyze", {"position": DEAL, "worlds": 10_000, "time_ms": 100})
     assert timed.status_code == 200 and timed.json()["stopped"]
+    assert timed.json()["nodes"] is None  # the round horizon counts none
+    body = {"position": DEAL, "worlds": 1000, "nodes": 50_000, "horizon": "hand"}
+    counted = post(base, "/analyze", body).json()
+    assert counted["stopped"] and counted["nodes"] >= 50_000 and counted["worlds"] < 1000
 
 
 def test_solve_matches_cf_solve(base: str) -> None:
@@ -174,6 +178,8 @@ def test_simulate_matches_cf_simulate(base: str) -> None:
         ("/move", {"position": DEAL, "worlds": 10**9}, 422, "worlds"),
         ("/move", {"position": DEAL, "time_ms": 10**9}, 422, "time_ms"),
         ("/move", {"position": DEAL, "horizon": "forever"}, 422, "horizon"),
+        ("/move", {"position": DEAL, "nodes": 1000}, 400, "hand horizon"),
+        ("/move", {"position": DEAL, "nodes": 0, "horizon": "hand"}, 422, "nodes"),
         ("/analyze", {"position": DEAL, "seed": "x"}, 422, "seed"),
         ("/report", {"position": DEAL}, 400, "not over"),
         ("/simulate", {"hands": 10**9}, 422, "hands"),

@@ -30,7 +30,7 @@ from capturefast.service import (
     preset_rules,
     search,
 )
-from capturefast.solve import solve
+from capturefast.solve import Solver
 from capturefast.variants import preset_names
 
 __all__ = ["Engine", "main"]
@@ -64,6 +64,11 @@ def _move_list(text: str) -> list[str]:
     return moves
 
 
+def _nodes(result: SearchResult) -> str:
+    """` nodes N` where the search counts nodes (the hand horizon), else nothing."""
+    return "" if result.nodes is None else f" nodes {result.nodes}"
+
+
 def _moves_text(moves: list[Move]) -> str:
     return ", ".join(str(m) for m in moves)
 
@@ -94,8 +99,11 @@ class Engine:
         self._running = 0  # the number of the command running
         self._stop_seq = 0  # commands up to this number are stopped
         self._searching = False
+        self._infinite = False  # the search running has no budget but `stop`
+        self._ended = False  # the input has ended
         self._queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
+        self._solver = Solver()  # kept between searches: its table grows once
         self._commands: dict[str, Callable[[str], None]] = {
             "capturefast": self._hello,
             "isready": self._isready,
@@ -123,9 +131,11 @@ class Engine:
         self.send(f"error {message}")
 
     def handle(self, line: str) -> bool:
-        """Reads one command line; returns False after `quit`. `stop` acts at once (and `quit`
-        stops the searches before it), and `isready` is answered at once during a search; every other command is queued and run
-        in order on the worker thread. Never raises for bad input: it answers `error ...`."""
+        """Reads one command line; returns False after `quit`.
+
+        `stop` acts at once (and `quit` stops the searches before it), and `isready` is
+        answered at once during a search; every other command is queued and run in order on
+        the worker thread. Never raises for bad input: it answers `error ...`."""
         word = line.strip().partition(" ")[0]
         if not word:
             return True
@@ -149,8 +159,9 @@ class Engine:
         return True
 
     def is_set(self) -> bool:
-        """Whether a `stop` was read after the command running now (`service.search` asks)."""
-        return self._stop_seq >= self._running
+        """Whether the search running now must stop (`service.search` asks between slices): a
+        `stop` or `quit` came after it, or input ended during an `infinite` one."""
+        return self._stop_seq >= self._running or (self._ended and self._infinite)
 
     def run(self, line: str) -> None:
         """Runs one command line now, answering `error ...` for bad input."""
@@ -171,17 +182,22 @@ class Engine:
     def _run(self) -> None:
         while True:
             self._running, line = self._queue.get()
-            if line == "quit":
+            if line.partition(" ")[0] == "quit":
                 return
             self.run(line)
 
+    def finish(self) -> None:
+        """At the end of input: answers every command queued, as if `quit` followed them,
+        except that an `infinite` search, which nothing could stop any more, is stopped."""
+        self._ended = True
+        if self._worker is not None:
+            self._seq += 1
+            self._queue.put((self._seq, "quit"))
+            self._worker.join()
+
     def quit(self) -> None:
-        """Stops every search, runs what is queued, and waits for the last answer (the end of
-        input does this)."""
-        if self._worker is None:
-            self._stop_seq = self._seq
-        else:
-            self.handle("quit")
+        """`quit`: stops every search, answers what is queued, waits for the last answer."""
+        self.handle("quit")
 
     def _position_now(self) -> State:
         if self.state is None:
@@ -282,6 +298,7 @@ class Engine:
         words = rest.split()
         worlds: int | None = self.worlds
         time_ms: int | None = None
+        nodes: int | None = None
         horizon, seed = self.horizon, self.seed
         i = 0
         while i < len(words):
@@ -290,17 +307,20 @@ class Engine:
                 worlds = None
                 i += 1
                 continue
-            if key not in ("worlds", "time", "horizon", "seed"):
+            if key not in ("worlds", "time", "nodes", "horizon", "seed"):
                 raise ArgumentError(
-                    f"unknown budget (expected worlds, time, horizon, seed, infinite): {key}"
+                    f"unknown budget (expected worlds, time, nodes, horizon, seed, infinite): {key}"
                 )
             if i + 1 == len(words):
                 raise ArgumentError(f"`{key}` needs a value: {key}")
             value = words[i + 1]
             if key == "worlds":
                 worlds = _int("worlds", value, 1, MAX_WORLDS)
-            elif key == "time":
-                time_ms = _int("time", value, 1, 10**9)
+            elif key in ("time", "nodes"):
+                if key == "time":
+                    time_ms = _int("time", value, 1, 10**9)
+                else:
+                    nodes = _int("nodes", value, 1, 10**15)
                 if "worlds" not in words:
                     worlds = None
             elif key == "horizon":
@@ -308,13 +328,13 @@ class Engine:
             else:
                 seed = _int("seed", value, 0, MAX_SEED)
             i += 2
-        return Budget(worlds=worlds, time_ms=time_ms, horizon=horizon, seed=seed)
+        return Budget(worlds=worlds, time_ms=time_ms, horizon=horizon, seed=seed, nodes=nodes)
 
     def _info(self, result: SearchResult) -> None:
         for stat in result.moves:
             self.send(
-                f"info worlds {result.worlds} time {result.time_ms} value {stat.mean:+.4f} "
-                f"stderr {stat.stderr:.4f} move {stat.move}"
+                f"info worlds {result.worlds}{_nodes(result)} time {result.time_ms} "
+                f"value {stat.mean:+.4f} stderr {stat.stderr:.4f} move {stat.move}"
             )
 
     def _search(self, rest: str, *, live: bool) -> SearchResult:
@@ -322,8 +342,10 @@ class Engine:
         `service.search` refuses a finished hand."""
         budget = self._budget(rest)
         state = self._position_now()
+        self._infinite = budget.worlds is None and budget.time_ms is None and budget.nodes is None
         self._searching = True
-        return search(state, budget, stop=self, on_slice=self._info if live else None)
+        info = self._info if live else None
+        return search(state, budget, stop=self, on_slice=info, solver=self._solver)
 
     def _go(self, rest: str) -> None:
         self.send(f"bestmove {self._search(rest, live=True).best}")
@@ -334,7 +356,7 @@ class Engine:
         self.send(
             f"analysis seat {result.seat} worlds {result.worlds} "
             f"exact {str(result.exact).lower()} stopped {str(result.stopped).lower()} "
-            f"time {result.time_ms} best {result.best}"
+            f"time {result.time_ms}{_nodes(result)} best {result.best}"
         )
 
     def _solve(self, rest: str) -> None:
@@ -343,7 +365,7 @@ class Engine:
         state = self._position_now()
         self._searching = True
         start = time.perf_counter()
-        sol = solve(state)
+        sol = self._solver.solve(state)
         ms = round((time.perf_counter() - start) * 1000)
         for move, value in sorted(sol.move_values.items(), key=lambda kv: -kv[1]):
             self.send(f"info value {value:+d} move {move}")
@@ -373,5 +395,5 @@ def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     for line in inp:
         if not engine.handle(line):
             return 0
-    engine.quit()
+    engine.finish()
     return 0

@@ -108,6 +108,7 @@ class SearchQuery(Query):
     time_ms: int | None = Field(None, ge=1, description="at most the server's time limit")
     horizon: Literal["round", "hand"] = "round"
     seed: int = Field(0, ge=0, le=MAX_SEED)
+    nodes: int | None = Field(None, ge=1, le=10**12, description="solver nodes; horizon hand")
 
 
 def _random_bot() -> list[FastBot]:
@@ -268,7 +269,9 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     def budget_of(q: SearchQuery) -> tuple[Budget, int]:
         if q.time_ms is not None and q.time_ms > time_limit_ms:
             raise Refused(422, f"time_ms must be at most {time_limit_ms}, got: {q.time_ms}")
-        b = Budget(worlds=q.worlds, time_ms=q.time_ms, horizon=q.horizon, seed=q.seed)
+        b = Budget(
+            worlds=q.worlds, time_ms=q.time_ms, horizon=q.horizon, seed=q.seed, nodes=q.nodes
+        )
         # The search stops itself at `time_ms`; the budget left is for its last slice.
         return b, time_limit_ms
 
@@ -310,6 +313,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             "exact": result.exact,
             "stopped": result.stopped,
             "time_ms": result.time_ms,
+            "nodes": result.nodes,
             "values": [
                 {"move": str(s.move), "mean": s.mean, "stderr": s.stderr} for s in result.moves
             ],
@@ -318,7 +322,8 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
     async def analyze(q: SearchQuery) -> dict[str, Any]:
         out = await move(q)
-        return {k: out[k] for k in ("seat", "worlds", "exact", "stopped", "time_ms", "values")}
+        keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
+        return {k: out[k] for k in keep}
 
     @app.post("/solve", summary="the exact value of an open position and of each move")
     async def solve_endpoint(q: Query) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Protocol
 
 from capturefast._core import Move, Rules, State
 from capturefast.errors import ArgumentError, IllegalMoveError
-from capturefast.solve import MoveStat, analyze
+from capturefast.solve import MoveStat, Solver
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
@@ -47,10 +47,6 @@ MAX_WORLDS = 1_000_000
 HORIZONS = ("round", "hand")
 _GOLDEN = 0x9E3779B97F4A7C15
 _SLICE_MAX = 16
-# A slice is a handful of worlds, each with its own table (worlds share almost no positions), so
-# a small table is faster than clearing the default 16 MiB one per slice; the round search
-# uses none.
-_TT_ENTRIES = {"round": 1 << 10, "hand": 1 << 14}
 
 
 def preset_rules(
@@ -101,9 +97,12 @@ class Budget:
     """How long a move search may run: it ends at the first limit reached.
 
     Attributes:
-        worlds: worlds to search (None: no limit but `time_ms`, a stop, or `MAX_WORLDS`).
+        worlds: worlds to search (None: no limit but `time_ms`, `nodes`, a stop, or
+            `MAX_WORLDS`).
         time_ms: milliseconds of search (None: no time limit); checked between slices, so a
             search may overrun it by the last slice (one world, at worst).
+        nodes: solver nodes to search (None: no limit), checked between slices; only the
+            ``"hand"`` horizon counts nodes (the round search reports none).
         horizon: ``"round"`` (search each world to the end of the round, as the pimc bot does)
             or ``"hand"`` (solve each world exactly to the end of the hand).
         seed: the seed of the worlds' draws.
@@ -113,6 +112,7 @@ class Budget:
     time_ms: int | None = None
     horizon: str = "round"
     seed: int = 0
+    nodes: int | None = None
 
     def __post_init__(self) -> None:
         if self.worlds is not None:
@@ -122,6 +122,13 @@ class Budget:
         if self.horizon not in HORIZONS:
             raise ArgumentError(f"horizon must be round or hand, got: {self.horizon}")
         check_int("seed", self.seed, 0, MAX_SEED)
+        if self.nodes is not None:
+            check_int("nodes", self.nodes, 1, 10**15)
+            if self.horizon != "hand":
+                raise ArgumentError(
+                    "a nodes budget needs the hand horizon (the round search counts no nodes), "
+                    f"got horizon: {self.horizon}"
+                )
 
 
 @dataclass
@@ -135,7 +142,9 @@ class SearchResult:
         worlds: worlds searched (1 when `exact`).
         exact: the position hides nothing relevant, so one world was the truth.
         time_ms: milliseconds spent.
-        stopped: a stop or the time budget ended the search before its worlds.
+        stopped: a stop, the time or the nodes budget ended the search before its worlds.
+        nodes: solver nodes searched (the ``"hand"`` horizon; None for ``"round"``, whose
+            search counts none).
     """
 
     seat: int
@@ -144,6 +153,7 @@ class SearchResult:
     exact: bool = False
     time_ms: int = 0
     stopped: bool = False
+    nodes: int | None = None
 
     @property
     def best(self) -> Move:
@@ -192,9 +202,11 @@ def search(
     *,
     stop: Stop | None = None,
     on_slice: Callable[[SearchResult], None] | None = None,
+    solver: Solver | None = None,
 ) -> SearchResult:
     """The seat to move's moves valued over worlds drawn from its view, slice after slice,
     until `budget` runs out or `stop` is set; `on_slice` sees the result after each slice.
+    `solver` (default: a new one) searches the worlds of the `hand` horizon; its table is kept.
 
     At least one slice (one world) is always searched, so a result always has a best move.
 
@@ -204,6 +216,8 @@ def search(
     if state.to_move is None:
         raise IllegalMoveError("the hand is over: nothing to search")
     seat = int(state.to_move)
+    solver = Solver() if solver is None else solver
+    nodes_before = solver.nodes
     start = time.perf_counter()
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000
     target = MAX_WORLDS if budget.worlds is None else budget.worlds
@@ -218,12 +232,11 @@ def search(
             left = deadline - time.perf_counter()
             size = max(1, min(size, int(left / per_world) if per_world > 0 else size))
         slice_seed = (budget.seed + k * _GOLDEN) % (MAX_SEED + 1)
-        an = analyze(
+        an = solver.analyze(
             state,
             worlds=size,
             seed=slice_seed,
             horizon=budget.horizon,  # type: ignore[arg-type]
-            tt_entries=_TT_ENTRIES[budget.horizon],
         )
         sums.add(an.worlds, an.moves)
         k += 1
@@ -231,10 +244,14 @@ def search(
         result.worlds = sums.n
         result.exact = an.exact
         result.time_ms = round((time.perf_counter() - start) * 1000)
+        if budget.horizon == "hand":
+            result.nodes = solver.nodes - nodes_before
         if an.exact or sums.n >= target:
             break
-        halted = (stop is not None and stop.is_set()) or (
-            deadline is not None and time.perf_counter() >= deadline
+        halted = (
+            (stop is not None and stop.is_set())
+            or (deadline is not None and time.perf_counter() >= deadline)
+            or (budget.nodes is not None and (result.nodes or 0) >= budget.nodes)
         )
         if halted:
             result.stopped = True
