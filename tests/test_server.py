@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -268,3 +269,20 @@ def test_load_script_runs_without_errors() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     result = json.loads(out.stdout)
     assert result["errors"] == 0 and result["requests"] > 0
+
+
+def test_a_long_search_does_not_hold_up_other_requests(base: str) -> None:
+    """A 2-second search runs in the threadpool with the GIL released: short requests sent
+    meanwhile are answered at once."""
+    body = {"position": DEAL, "worlds": 10_000, "time_ms": 2000, "horizon": "hand"}
+    long: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: long.update(r=post(base, "/analyze", body)))
+    worker.start()
+    time.sleep(0.3)
+    for _ in range(5):
+        start = time.monotonic()
+        assert post(base, "/legal", {"position": DEAL}).status_code == 200
+        assert time.monotonic() - start < 0.5
+    assert worker.is_alive(), "the search ended before the short requests were timed"
+    worker.join()
+    assert long["r"].status_code == 200 and long["r"].json()["stopped"]
