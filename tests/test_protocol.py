@@ -385,3 +385,27 @@ def test_any_command_lines_get_answers_never_exceptions(lines: list[str]) -> Non
         engine.run(line.strip())
     assert all(a.split(" ")[0] in words + finals for a in answers), answers
     assert not any("Traceback" in a or "\n" in a for a in answers)
+
+
+def test_bytes_that_are_not_utf8_and_tabs() -> None:
+    """A byte that is not UTF-8 makes its word a bad one (an `error` line, no traceback);
+    tabs separate words as spaces do."""
+    text = b"posit\xffion deal seed 1\nposition\tdeal  seed 1\nplay \xfe\xfe\nlegal\n"
+    out = subprocess.run(ENGINE, input=text, capture_output=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == b"", out.stderr
+    lines = out.stdout.decode("utf-8").splitlines()
+    assert lines[0].startswith("error unknown command: posit\ufffdion"), lines
+    assert lines[1] == "ok"
+    assert lines[2].startswith("error ") and lines[3].startswith("legal JC x 2D+6D"), lines
+
+
+def test_a_reader_that_goes_away_ends_the_engine_quietly() -> None:
+    proc = subprocess.Popen(
+        ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdout.close()
+    proc.stdin.write(b"position deal seed 1\nlegal\ngo worlds 50\nlegal\n")
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()

@@ -136,9 +136,10 @@ class Engine:
         `stop` acts at once (and `quit` stops the searches before it), and `isready` is
         answered at once during a search; every other command is queued and run in order on
         the worker thread. Never raises for bad input: it answers `error ...`."""
-        word = line.strip().partition(" ")[0]
-        if not word:
+        words = line.split(maxsplit=1)
+        if not words:
             return True
+        word = words[0]
         if word in ("stop", "quit"):
             # No answer of its own: the searches queued before it answer with their last line.
             self._stop_seq = self._seq
@@ -152,7 +153,7 @@ class Engine:
             self._worker.daemon = True
             self._worker.start()
         self._seq += 1
-        self._queue.put((self._seq, line.strip()))
+        self._queue.put((self._seq, " ".join(words)))
         if word == "quit":
             self._worker.join()
             return False
@@ -165,7 +166,7 @@ class Engine:
 
     def run(self, line: str) -> None:
         """Runs one command line now, answering `error ...` for bad input."""
-        word, _, rest = line.partition(" ")
+        word, rest = ([*line.split(maxsplit=1), "", ""])[:2]
         command = self._commands.get(word)
         if command is None:
             close = difflib.get_close_matches(word, [*self._commands, "stop", "quit"], n=1)
@@ -173,16 +174,20 @@ class Engine:
             self.error(f"unknown command: {word}{hint}")
             return
         try:
-            command(rest.strip())
+            command(rest.strip())  # a word's spaces and tabs are one separator
         except CaptureFastError as e:
             self.error(str(e))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # a bug, or a core panic: it must not end the worker
+            self.error(f"internal error, please report it: {type(e).__name__}: {e}")
         finally:
             self._searching = False
 
     def _run(self) -> None:
         while True:
             self._running, line = self._queue.get()
-            if line.partition(" ")[0] == "quit":
+            if line.split(maxsplit=1)[0] == "quit":
                 return
             self.run(line)
 
@@ -384,12 +389,23 @@ class Engine:
 
 def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Reads commands from `stdin` until `quit` or the end of input; returns the exit status."""
+    if stdin is None:
+        # The protocol is UTF-8 whatever the locale; a byte that is not UTF-8 reads as U+FFFD
+        # and makes the word it is in a bad one, answered `error`, never a traceback.
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
+    gone = threading.Event()
 
     def write(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
+        if gone.is_set():
+            return
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except (BrokenPipeError, ValueError):
+            gone.set()  # the reader has gone: answer nothing more, read to the end
 
     engine = Engine(write)
     for line in inp:
