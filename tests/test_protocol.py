@@ -204,6 +204,8 @@ def test_time_budget_ends_the_search(session: Session) -> None:
         ("rules scopa players", "players"),
         ("rules scopa target=zero", "zero"),
         ("rules scopa target", "target"),
+        ("rules scopa players 2 players=4", "twice"),
+        ("rules scopa game=escoba", "game"),
         ("position fen abc", "fen"),
         ("position deal seed -1", "-1"),
         ("position deal seed x", "x"),

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from capturefast._core import Move, Rules, State
-from capturefast.errors import ArgumentError, IllegalMoveError
+from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
 from capturefast.solve import MoveStat, Solver
 from capturefast.variants import rules as _preset_rules
 
@@ -54,10 +54,17 @@ def preset_rules(
 ) -> Rules:
     """The rules of a preset with option overrides (`capturefast.variants.rules`).
 
+    `players` may come in `options` too (as a variant file writes it), but not in both.
+
     Raises:
         VariantError: an unknown preset or option, or a bad value (the message names it).
     """
-    return _preset_rules(preset, players=players, **dict(options or {}))  # type: ignore[arg-type]
+    rest = dict(options or {})
+    if "players" in rest:
+        if players is not None:
+            raise VariantError(f"players given twice, as {players} and as an option: players")
+        players = rest.pop("players")  # type: ignore[assignment]
+    return _preset_rules(preset, players=players, **rest)  # type: ignore[arg-type]
 
 
 def deal(rules: Rules, seed: int, moves: Sequence[Move | str] = ()) -> State:
