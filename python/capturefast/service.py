@@ -11,9 +11,10 @@ bounded slices of worlds that a stop or a time budget ends between slices.
     (20, True)
 
 The search is `cf.analyze` run slice after slice: slice `k` draws its worlds from seed
-``(seed + k * 0x9E3779B97F4A7C15) mod 2**64`` and the slices hold 1, 2, 4, 8, then 16 worlds
-each, so that a budget of worlds gives the same answer on any machine; the means and standard
-errors are those of all the worlds searched. Every rule stays in the core: this module only
+``(seed + k * 0x9E3779B97F4A7C15) mod 2**64`` and the slices hold 1, 2, 4, ... worlds, doubling
+up to 64 (the round horizon) or 16 (the hand horizon, whose worlds take longer), so that a
+budget of worlds gives the same answer on any machine; the means and standard errors are
+those of all the worlds searched. Every rule stays in the core: this module only
 counts worlds, clocks and sums.
 """
 
@@ -46,7 +47,9 @@ MAX_SEED = 2**64 - 1
 MAX_WORLDS = 1_000_000
 HORIZONS = ("round", "hand")
 _GOLDEN = 0x9E3779B97F4A7C15
-_SLICE_MAX = 16
+# The largest slice: a world of the round horizon takes microseconds, one of the hand horizon
+# up to a tenth of a second (a 4-player deal), and a stop waits for the slice running.
+_SLICE_MAX = {"round": 64, "hand": 16}
 
 
 def preset_rules(
@@ -232,7 +235,7 @@ def search(
     result = SearchResult(seat=seat)
     k = 0
     while True:
-        size = min(1 << k if k < 4 else _SLICE_MAX, target - sums.n)
+        size = min(1 << min(k, 6), _SLICE_MAX[budget.horizon], target - sums.n)
         if deadline is not None and sums.n:
             # Fit the slice in the time left at the rate of the slices so far.
             per_world = (time.perf_counter() - start) / sums.n
