@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from capturefast._core import Rules, State, __version__, bot_names
 from capturefast.errors import CaptureFastError
-from capturefast.service import MAX_SEED, Budget, deal, preset_rules, search
+from capturefast.service import MAX_SEED, Budget, deal, play_all, preset_rules, search
 from capturefast.sim import simulate
 from capturefast.solve import solve
 from capturefast.variants import PRESETS, describe
@@ -205,9 +205,7 @@ def _position(rules: Rules, pos: Position) -> State:
         sweeps=cards.sweeps,
         scores=cards.scores,
     )
-    for move in pos.moves:
-        state = state.play(move)
-    return state
+    return play_all(state, pos.moves)
 
 
 def _validation_message(errors: Sequence[Any]) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "SearchResult",
     "Stop",
     "deal",
+    "play_all",
     "preset_rules",
     "search",
 ]
@@ -78,7 +79,15 @@ def deal(rules: Rules, seed: int, moves: Sequence[Move | str] = ()) -> State:
         IllegalMoveError: a move that is not legal where it comes; the hint says which one.
     """
     check_int("seed", seed, 0, MAX_SEED)
-    state = State.new(rules, seed=seed)
+    return play_all(State.new(rules, seed=seed), moves)
+
+
+def play_all(state: State, moves: Sequence[Move | str]) -> State:
+    """`state` with `moves` played in order.
+
+    Raises:
+        IllegalMoveError: a move that is not legal where it comes; the hint says which one.
+    """
     for i, move in enumerate(moves):
         try:
             state = state.play(move)
