@@ -13,6 +13,7 @@ __all__ = [
     "DecodeError",
     "IllegalMoveError",
     "InvalidCardError",
+    "NotationError",
     "PositionError",
     "ReportError",
     "VariantError",
@@ -45,6 +46,16 @@ class PositionError(CaptureFastError, ValueError):
 
 class DecodeError(CaptureFastError, ValueError):
     """Bytes that are not an encoded state."""
+
+
+class NotationError(DecodeError):
+    """A line of the position notation refused (docs/notation.md).
+
+    Attributes:
+        field: the name of the field at fault (`hands`, `stock`, `rules`, ...).
+    """
+
+    field: str
 
 
 class ReportError(CaptureFastError, ValueError):

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
-from capturefast._core import Rules
+from capturefast._core import Rules, presets
 from capturefast.errors import VariantError
 
 __all__ = [
@@ -65,41 +65,20 @@ class Preset:
     title: str = ""
 
 
-def _preset(game: str, title: str, **overrides: OptionValue) -> Preset:
-    return Preset(game, MappingProxyType(dict(overrides)), title)
+def _presets() -> Mapping[str, Preset]:
+    # The core holds the one table (docs/variants.md, "Presets"): the position notation names
+    # rules by preset, so the core must know them. A preset's players count is an override
+    # here when it is not 2.
+    table = {}
+    for name, game, players, title, overrides in presets():
+        options: dict[str, OptionValue] = dict(overrides)
+        if players != 2:
+            options = {"players": players, **options}
+        table[name] = Preset(game, MappingProxyType(options), title)
+    return MappingProxyType(table)
 
 
-# docs/variants.md, "Presets": exactly that table.
-PRESETS: Final[Mapping[str, Preset]] = MappingProxyType(
-    {
-        "scopa": _preset("scopa", "Scopa, 2 or 4 players, to 11"),
-        "scopone": _preset("scopa", "Scopone: 4 players, 9 cards each", players=4, deal="scopone"),
-        "scopone_scientifico": _preset(
-            "scopa",
-            "Scopone scientifico: 4 players, all 40 cards dealt",
-            players=4,
-            deal="scientifico",
-        ),
-        "scopa_a_15": _preset("scopa", "Scopa a 15: captures total 15", capture="fifteen"),
-        "scopa_d_assi": _preset("scopa", "Scopa d'assi: an ace takes all", ace_takes_all=True),
-        "cirulla": _preset(
-            "scopa",
-            "Cirulla: match or 15, ace takes all, declarations, to 51",
-            capture="match_or_fifteen",
-            ace_takes_all=True,
-            ace_sweep=True,
-            redeal="two_aces",
-            opening_sweeps="sum",
-            declarations=True,
-            napola=True,
-            grande=5,
-            all_coins_wins=True,
-            target=51,
-        ),
-        "escoba": _preset("escoba", "Escoba: captures total 15, to 21"),
-        "chkobba": _preset("chkobba", "Chkobba: Tunisian rules, to 21"),
-    }
-)
+PRESETS: Final[Mapping[str, Preset]] = _presets()
 
 
 def preset_names() -> list[str]:

@@ -28,4 +28,13 @@ pub enum Error {
     /// A position that cannot arise in a game under these rules.
     #[error("{0}")]
     Position(String),
+    /// A line of the position notation (`docs/notation.md`) refused: the field at fault and
+    /// why.
+    #[error("notation field `{field}`: {why}")]
+    Notation {
+        /// The field's name (`hands`, `stock`, `rules`, ...).
+        field: String,
+        /// Why it was refused, the offending value last.
+        why: String,
+    },
 }

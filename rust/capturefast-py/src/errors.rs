@@ -4,7 +4,8 @@
 //! `ValueError` under abi3) and imported here.
 
 use capturefast_core::Error as CoreError;
-use pyo3::PyErr;
+use pyo3::types::PyAnyMethods;
+use pyo3::{PyErr, Python};
 
 pyo3::import_exception!(capturefast.errors, ArgumentError);
 pyo3::import_exception!(capturefast.errors, InvalidCardError);
@@ -12,6 +13,7 @@ pyo3::import_exception!(capturefast.errors, IllegalMoveError);
 pyo3::import_exception!(capturefast.errors, VariantError);
 pyo3::import_exception!(capturefast.errors, DecodeError);
 pyo3::import_exception!(capturefast.errors, PositionError);
+pyo3::import_exception!(capturefast.errors, NotationError);
 
 /// A core error on its way to Python (the orphan rule forbids `From<CoreError> for PyErr`).
 pub struct Error(pub CoreError);
@@ -34,6 +36,14 @@ impl From<Error> for PyErr {
             CoreError::Argument(_) => ArgumentError::new_err(msg),
             CoreError::Decode(_) => DecodeError::new_err(msg),
             CoreError::Position(_) => PositionError::new_err(msg),
+            CoreError::Notation { field, .. } => {
+                // The field is also an attribute, for programs that answer with it.
+                Python::attach(|py| {
+                    let err = NotationError::new_err(msg);
+                    let set = err.value(py).setattr("field", field);
+                    set.map_or_else(|e| e, |()| err)
+                })
+            }
         }
     }
 }

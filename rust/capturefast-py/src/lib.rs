@@ -39,7 +39,7 @@ mod _core {
     #[pymodule_export]
     use crate::opening::PyOpening;
     #[pymodule_export]
-    use crate::rules::{PyRules, game_facts, prime_award, prime_cascade};
+    use crate::rules::{PyRules, game_facts, presets, prime_award, prime_cascade};
     #[pymodule_export]
     use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
     #[pymodule_export]

@@ -200,6 +200,12 @@ impl PyRules {
         PyRules::build(&game, players, Some(&d))
     }
 
+    /// The rules as the position notation writes them (docs/notation.md): the nearest preset
+    /// and, in brackets, the options that differ from it (`cirulla[target=100]`).
+    fn to_notation(&self) -> String {
+        capturefast_core::rules_text(&self.0)
+    }
+
     /// `{"game": ..., "players": ..., <every option>: value}`; `Rules.from_dict` reads it back.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -433,4 +439,29 @@ pub fn prime_cascade(game: &str, mode: &str) -> PyResult<Option<Vec<usize>>> {
     Ok(rules_with_mode(game, mode)?
         .prime_cascade()
         .map(<[usize]>::to_vec))
+}
+
+/// One preset as Python receives it: name, game, players, title, overrides.
+type PresetRow<'py> = (
+    &'static str,
+    &'static str,
+    u8,
+    &'static str,
+    Bound<'py, PyDict>,
+);
+
+/// The presets of docs/variants.md, from the core's one table: `(name, game, players, title,
+/// overrides)` each, in the documented order; `overrides` maps option names to values.
+#[pyfunction]
+pub fn presets(py: Python<'_>) -> PyResult<Vec<PresetRow<'_>>> {
+    capturefast_core::PRESETS
+        .iter()
+        .map(|p| {
+            let d = PyDict::new(py);
+            for (name, setting) in p.overrides {
+                d.set_item(name, option_py(py, &setting.value())?)?;
+            }
+            Ok((p.name, p.game.name(), p.players, p.title, d))
+        })
+        .collect()
 }

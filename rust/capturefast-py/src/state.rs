@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use capturefast_core::{CardSet, Error as CoreError, Move, Phase, Position, State};
+use capturefast_core::{CardSet, Error as CoreError, Move, Position, State};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
@@ -22,14 +22,7 @@ pub struct PyState {
     pub state: State,
 }
 
-pub(crate) fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Cut => "cut",
-        Phase::Play => "play",
-        Phase::HandOver => "hand_over",
-        Phase::MatchOver => "match_over",
-    }
-}
+pub(crate) use capturefast_core::game::state::phase_word as phase_name;
 
 fn moves_py(rules: &PyRules, state: &State) -> Vec<PyMove> {
     let mut moves = Vec::with_capacity(16);
@@ -391,6 +384,23 @@ impl PyState {
         let r = rules.get().clone();
         let state = py(State::decode(&r.0, data))?;
         Ok(PyState { rules: r, state })
+    }
+
+    /// The state as one line of the position notation (docs/notation.md): the rules, every
+    /// hand, the table, the stock in deal order, the piles and the counters.
+    fn to_notation(&self) -> String {
+        self.state.to_notation(&self.rules.0)
+    }
+
+    /// A state (with its rules) from one line of the position notation; a `NotationError`
+    /// naming the field at fault if the line is malformed or no game reaches the position.
+    #[staticmethod]
+    fn from_notation(text: &str) -> PyResult<PyState> {
+        let (rules, state) = py(State::from_notation(text))?;
+        Ok(PyState {
+            rules: PyRules(std::sync::Arc::new(rules)),
+            state,
+        })
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -1,6 +1,7 @@
 //! `View` for Python: what one seat can see.
 
 use capturefast_core::View;
+
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -114,6 +115,35 @@ impl PyView {
             .into_iter()
             .map(|(mv, sweep)| PyMove { mv, sweep })
             .collect())
+    }
+
+    /// The rules this view is seen under.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        self.rules.clone()
+    }
+
+    /// Number of players.
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.view.num_players
+    }
+
+    /// The view as one line of the view notation (docs/notation.md): the seat's own hand as
+    /// cards, every other hand and the stock as counts.
+    fn to_notation(&self) -> String {
+        self.view.to_notation(&self.rules.0)
+    }
+
+    /// A view (with its rules) from one line of the view notation; a `NotationError` naming
+    /// the field at fault unless some position shows exactly this to the seat.
+    #[staticmethod]
+    fn from_notation(text: &str) -> PyResult<PyView> {
+        let (rules, view) = py(View::from_notation(text))?;
+        Ok(PyView {
+            rules: PyRules(std::sync::Arc::new(rules)),
+            view,
+        })
     }
 
     /// Equal when the seat sees the same under the same rules: the rules decide the legal

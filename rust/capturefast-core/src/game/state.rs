@@ -38,7 +38,11 @@ pub enum Phase {
 }
 
 /// A complete game state: current hand and match score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Two states are equal when every field a later move or deal reads is: the part of the deal
+/// order already dealt, and the last mover once the hand is over, are never read again, so
+/// `==` and `Hash` leave them out (a position rebuilt from its notation equals the original).
+#[derive(Clone, Copy, Debug)]
 pub struct State {
     hands: [CardSet; 4],
     table: CardSet,
@@ -66,6 +70,66 @@ pub struct State {
     hand_number: u32,
 }
 
+impl State {
+    /// The fields `==` and `Hash` compare (see [`State`]).
+    #[allow(clippy::type_complexity)] // One tuple, read only by the two impls below.
+    fn live(
+        &self,
+    ) -> (
+        (
+            &[CardSet; 4],
+            CardSet,
+            &[CardSet; 2],
+            &[Card],
+            [u8; 2],
+            [u8; 2],
+        ),
+        ([u32; 2], u8, Deal, u8, u8, Option<u8>),
+        (u8, Option<Card>, Phase, Option<u8>, Rng, u32),
+    ) {
+        (
+            (
+                &self.hands,
+                self.table,
+                &self.piles,
+                self.stock(),
+                self.sweeps,
+                self.declared,
+            ),
+            (
+                self.scores,
+                self.num_players,
+                self.deal,
+                self.claim,
+                self.dealer,
+                self.to_move(),
+            ),
+            (
+                self.last_capturer,
+                self.cut_card,
+                self.phase,
+                self.winner,
+                self.rng,
+                self.hand_number,
+            ),
+        )
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.live() == other.live()
+    }
+}
+
+impl Eq for State {}
+
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.live().hash(h);
+    }
+}
+
 /// A mid-hand position given card by card (`State::from_position`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -88,6 +152,41 @@ pub struct Position {
     /// Match scores before this hand.
     pub scores: [u32; 2],
     /// Seed of the generator for later deals.
+    pub seed: u64,
+}
+
+/// Every live field of a state, as the position notation gives them ([`State::from_parts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    /// Each seat's hand (seats past the player count empty).
+    pub hands: [CardSet; 4],
+    /// The table.
+    pub table: CardSet,
+    /// The stock in deal order.
+    pub stock: Vec<Card>,
+    /// Captured cards per side.
+    pub piles: [CardSet; 2],
+    /// Sweeps per side this hand.
+    pub sweeps: [u8; 2],
+    /// Declaration points per side this hand.
+    pub declared: [u8; 2],
+    /// Match scores.
+    pub scores: [u32; 2],
+    /// The dealer.
+    pub dealer: u8,
+    /// The seat to move while the hand is played.
+    pub to_move: Option<u8>,
+    /// The seat that captured last this hand.
+    pub last_capturer: Option<u8>,
+    /// The pending cut card (cut phase).
+    pub cut_card: Option<Card>,
+    /// The card the seat to move may claim (renuncio).
+    pub claimable: Option<Card>,
+    /// The phase.
+    pub phase: Phase,
+    /// Hands dealt before this one.
+    pub hand_number: u32,
+    /// The generator state for later deals.
     pub seed: u64,
 }
 
@@ -1102,20 +1201,7 @@ impl State {
             declared: [b[off + 22], b[off + 23]],
             claim: b[off + 24],
         };
-        if state.declared != [0, 0] && !rules.options().declarations {
-            return Err(err("declaration points without declarations"));
-        }
-        check_counters(rules, &state)?;
-        if state.claim != NO_CARD {
-            let card = Card::new(state.claim).ok_or_else(|| err("bad claimable card"))?;
-            let before = state.table - CardSet::single(card);
-            let mut could = false;
-            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |_| could = true);
-            if !rules.renuncio() || phase != Phase::Play || !state.table.contains(card) || !could {
-                return Err(err("not a card these rules let the player claim"));
-            }
-        }
-        state.check_consistent(rules).map_err(|e| match e {
+        state.validate(rules).map_err(|Refusal(_, e)| match e {
             Error::Position(m) => Error::Decode(m),
             Error::DuplicateCard(c) => Error::Decode(format!("a card is in two places: {c}")),
             other => other,
@@ -1123,30 +1209,157 @@ impl State {
         Ok(state)
     }
 
+    /// A state from every live field ([`Parts`]), checked as `decode` checks its bytes: the
+    /// refusal names the field at fault (the position notation reports it).
+    pub(crate) fn from_parts(rules: &Rules, p: &Parts) -> Result<State, Refusal> {
+        let n = rules.num_players();
+        let stock_len = p.stock.len();
+        if stock_len > NUM_CARDS {
+            return Err(Refusal(
+                "stock",
+                Error::Position(format!("at most {NUM_CARDS} cards, got: {stock_len}")),
+            ));
+        }
+        let phase = p.phase;
+        let in_play = matches!(phase, Phase::Cut | Phase::Play);
+        if in_play != p.to_move.is_some() {
+            return Err(Refusal(
+                "to_move",
+                Error::Position(format!(
+                    "a seat is to move exactly when the hand is being played; phase: {}",
+                    phase_word(phase)
+                )),
+            ));
+        }
+        if (phase == Phase::Cut) != p.cut_card.is_some() {
+            return Err(Refusal(
+                "cut_card",
+                Error::Position(format!(
+                    "a cut card is pending exactly in the cut phase; phase: {}",
+                    phase_word(phase)
+                )),
+            ));
+        }
+        let mut deck = [Card::SEVEN_OF_COINS; NUM_CARDS];
+        // The dealt part of the deal order is never read again (and `==` ignores it): the
+        // cards out of the stock fill it in id order.
+        let out = !p
+            .stock
+            .iter()
+            .fold(CardSet::EMPTY, |a, &c| a | CardSet::single(c));
+        let pos = NUM_CARDS - stock_len;
+        for (slot, c) in deck[..pos].iter_mut().zip(out.iter()) {
+            *slot = c;
+        }
+        deck[pos..].copy_from_slice(&p.stock);
+        let state = State {
+            hands: p.hands,
+            table: p.table,
+            piles: p.piles,
+            deck,
+            deck_pos: pos as u8,
+            sweeps: p.sweeps,
+            declared: p.declared,
+            scores: p.scores,
+            num_players: n,
+            deal: rules.options().deal,
+            claim: p.claimable.map_or(NO_CARD, Card::id),
+            dealer: p.dealer,
+            to_move: p.to_move.unwrap_or(p.dealer),
+            last_capturer: p.last_capturer.unwrap_or(NO_SEAT),
+            cut_card: p.cut_card,
+            phase,
+            winner: None,
+            rng: Rng::new(p.seed),
+            hand_number: p.hand_number,
+        };
+        let seat = |field: &'static str, s: u8| {
+            if s < n {
+                Ok(())
+            } else {
+                Err(Refusal(
+                    field,
+                    Error::Position(format!("a seat below {n}, got: {s}")),
+                ))
+            }
+        };
+        seat("dealer", p.dealer)?;
+        seat("to_move", state.to_move)?;
+        if let Some(lc) = p.last_capturer {
+            seat("last_capturer", lc)?;
+        }
+        if state.hands[usize::from(n)..].iter().any(|h| !h.is_empty()) {
+            return Err(Refusal(
+                "hands",
+                Error::Position(format!("{n} players hold {n} hands")),
+            ));
+        }
+        let mut state = state;
+        state.winner = state.finished_winner(rules)?;
+        state.validate(rules)?;
+        Ok(state)
+    }
+
+    /// The winner of a finished hand (none while it is played), from its scores and piles;
+    /// refused if the phase says otherwise.
+    fn finished_winner(&self, rules: &Rules) -> Result<Option<u8>, Refusal> {
+        if !self.hand_over() {
+            return Ok(None);
+        }
+        let winner = rules
+            .all_coins_winner(self.piles)
+            .or_else(|| rules.match_winner(self.scores));
+        let want = if winner.is_some() {
+            Phase::MatchOver
+        } else {
+            Phase::HandOver
+        };
+        if want != self.phase {
+            return Err(Refusal(
+                "phase",
+                Error::Position(format!(
+                    "the scores and piles make this hand {}, not: {}",
+                    phase_word(want),
+                    phase_word(self.phase)
+                )),
+            ));
+        }
+        Ok(winner)
+    }
+
+    /// The checks `decode` and `from_parts` share, after every field is in range.
+    fn validate(&self, rules: &Rules) -> Result<(), Refusal> {
+        let refuse = |field, m: &str| Err(Refusal(field, Error::Decode(m.to_string())));
+        let state = self;
+        if state.declared != [0, 0] && !rules.options().declarations {
+            return refuse("declared", "declaration points without declarations");
+        }
+        check_counters(rules, state)?;
+        if state.claim != NO_CARD {
+            let Some(card) = Card::new(state.claim) else {
+                return refuse("claimable", "bad claimable card");
+            };
+            let before = state.table - CardSet::single(card);
+            let mut could = false;
+            rules.for_each_capture(&TableIndex::new(rules, before), card, &mut |_| could = true);
+            if !rules.renuncio()
+                || state.phase != Phase::Play
+                || !state.table.contains(card)
+                || !could
+            {
+                return refuse("claimable", "not a card these rules let the player claim");
+            }
+        }
+        state.check_consistent(rules)
+    }
+
     /// Whether a decoded state could arise in a game under `rules`: the same checks as
     /// `from_position` for a hand in play, and the shape of a cut decision or a finished hand.
-    fn check_consistent(&self, rules: &Rules) -> Result<(), Error> {
-        let err = |m: &str| Err(Error::Position(m.to_string()));
+    /// A refusal names the field at fault.
+    fn check_consistent(&self, rules: &Rules) -> Result<(), Refusal> {
         let n = self.num_players;
-        let hands_empty = self.hands.iter().all(|h| h.is_empty());
         match self.phase {
-            Phase::Cut => {
-                if !rules.has_cut_card()
-                    || !hands_empty
-                    || !self.table.is_empty()
-                    || !(self.piles[0] | self.piles[1]).is_empty()
-                    || self.sweeps != [0, 0]
-                    || self.last_capturer != NO_SEAT
-                    || self.stock().len() != NUM_CARDS - 1
-                    || self.to_move != self.leader(rules)
-                    || self.declared != [0, 0]
-                    || self.scores.iter().any(|&x| x > MAX_SCORE)
-                    || rules.match_winner(self.scores).is_some()
-                {
-                    return err("not a cut decision these rules can reach");
-                }
-                Ok(())
-            }
+            Phase::Cut => self.check_cut(rules),
             Phase::Play => {
                 let p = Position {
                     hands: self.hands[..usize::from(n)].to_vec(),
@@ -1163,71 +1376,195 @@ impl State {
                 check_seats_and_cards(rules, &p)?;
                 check_history(rules, &p)
             }
-            Phase::HandOver | Phase::MatchOver => {
-                // Leftovers went to the last capturer, or, where capturing is optional and
-                // nobody captured, every card stayed on the table (`end_hand`).
-                let leftovers_placed = if self.last_capturer == NO_SEAT {
-                    !rules.compulsory_capture()
-                        && self.table == CardSet::FULL
-                        && self.sweeps == [0, 0]
-                } else {
-                    self.table.is_empty()
-                };
-                // The match score includes the hand's points.
-                let points = self.hand_score(rules).map_or([0, 0], |h| h.points);
-                if !hands_empty
-                    || !leftovers_placed
-                    || !self.stock().is_empty()
-                    || (0..2).any(|i| self.scores[i] < points[i])
-                    || self.scores.iter().any(|&x| x > MAX_SCORE)
-                    || (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len())
-                    || self.winner
-                        != rules
-                            .all_coins_winner(self.piles)
-                            .or_else(|| rules.match_winner(self.scores))
-                {
-                    return err("not a finished hand these rules can reach");
-                }
-                Ok(())
-            }
+            Phase::HandOver | Phase::MatchOver => self.check_finished(rules),
         }
+    }
+
+    /// The shape of a cut decision (`check_consistent`).
+    fn check_cut(&self, rules: &Rules) -> Result<(), Refusal> {
+        let hands_empty = self.hands.iter().all(|h| h.is_empty());
+        let cut = "in the cut decision";
+        first(&[
+            (
+                !rules.has_cut_card(),
+                "phase",
+                "these rules have no cut decision",
+            ),
+            (!hands_empty, "hands", &format!("every hand is empty {cut}")),
+            (
+                !self.table.is_empty(),
+                "table",
+                &format!("the table is empty {cut}"),
+            ),
+            (
+                !(self.piles[0] | self.piles[1]).is_empty(),
+                "piles",
+                &format!("the piles are empty {cut}"),
+            ),
+            (
+                self.sweeps != [0, 0],
+                "sweeps",
+                &format!("no sweep is made {cut}"),
+            ),
+            (
+                self.last_capturer != NO_SEAT,
+                "last_capturer",
+                &format!("nobody has captured {cut}"),
+            ),
+            (
+                self.stock().len() != NUM_CARDS - 1,
+                "stock",
+                &format!("the stock holds the 39 other cards {cut}"),
+            ),
+            (
+                self.to_move != self.leader(rules),
+                "to_move",
+                &format!("the seat after the dealer decides {cut}"),
+            ),
+            (
+                self.declared != [0, 0],
+                "declared",
+                &format!("nothing is declared {cut}"),
+            ),
+            (
+                self.scores.iter().any(|&x| x > MAX_SCORE),
+                "scores",
+                &format!("scores are at most {MAX_SCORE}"),
+            ),
+            (
+                rules.match_winner(self.scores).is_some(),
+                "scores",
+                "the match is already won, so no hand is being dealt",
+            ),
+        ])
+    }
+
+    /// The shape of a finished hand (`check_consistent`).
+    fn check_finished(&self, rules: &Rules) -> Result<(), Refusal> {
+        let hands_empty = self.hands.iter().all(|h| h.is_empty());
+        // Leftovers went to the last capturer, or, where capturing is optional and
+        // nobody captured, every card stayed on the table (`end_hand`).
+        let leftovers_placed = if self.last_capturer == NO_SEAT {
+            !rules.compulsory_capture() && self.table == CardSet::FULL && self.sweeps == [0, 0]
+        } else {
+            self.table.is_empty()
+        };
+        // The match score includes the hand's points.
+        let points = self.hand_score(rules).map_or([0, 0], |h| h.points);
+        let winner = rules
+            .all_coins_winner(self.piles)
+            .or_else(|| rules.match_winner(self.scores));
+        let over = "once the hand is over";
+        first(&[
+            (
+                !hands_empty,
+                "hands",
+                &format!("every hand is empty {over}"),
+            ),
+            (
+                !leftovers_placed,
+                "table",
+                &format!("the table went to the last capturer {over}"),
+            ),
+            (
+                !self.stock().is_empty(),
+                "stock",
+                &format!("the stock is empty {over}"),
+            ),
+            (
+                (0..2).any(|i| self.scores[i] < points[i]),
+                "scores",
+                &format!("the match scores include the hand's points {over}"),
+            ),
+            (
+                self.scores.iter().any(|&x| x > MAX_SCORE),
+                "scores",
+                &format!("scores are at most {MAX_SCORE}"),
+            ),
+            (
+                (0..2).any(|i| u32::from(self.sweeps[i]) * 2 > self.piles[i].len()),
+                "sweeps",
+                "a side cannot have made more sweeps than half its pile",
+            ),
+            (
+                self.winner != winner,
+                "phase",
+                "the match is over exactly when the scores or piles win it",
+            ),
+        ])
     }
 }
 
-/// `from_position` checks: seat numbers, every card once, hand sizes, stock size.
-fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
+/// The first failed condition of `checks`, naming its field.
+fn first(checks: &[(bool, &'static str, &str)]) -> Result<(), Refusal> {
+    match checks.iter().find(|c| c.0) {
+        Some(&(_, field, why)) => Err(Refusal(field, Error::Position(why.to_string()))),
+        None => Ok(()),
+    }
+}
+
+/// A refused position and the field at fault (`hands`, `stock`, ...: the names of the
+/// notation's fields and of `State.from_position`'s arguments). `from_position` and `decode`
+/// drop the field; the notation reports it.
+#[derive(Debug)]
+pub(crate) struct Refusal(pub(crate) &'static str, pub(crate) Error);
+
+impl From<Refusal> for Error {
+    fn from(Refusal(_, e): Refusal) -> Error {
+        e
+    }
+}
+
+/// The word of a phase (`cut`, `play`, `hand_over`, `match_over`).
+pub fn phase_word(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Cut => "cut",
+        Phase::Play => "play",
+        Phase::HandOver => "hand_over",
+        Phase::MatchOver => "match_over",
+    }
+}
+
+/// `from_position` checks: seat numbers, every card once, then [`check_hand_sizes`].
+fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Refusal> {
     let n = rules.num_players();
-    let pos_err = |m: String| Err(Error::Position(m));
+    let pos_err = |field, m: String| Err(Refusal(field, Error::Position(m)));
     if p.hands.len() != usize::from(n) {
-        return pos_err(format!(
-            "{n} players need {n} hands, got: {}",
-            p.hands.len()
-        ));
+        return pos_err(
+            "hands",
+            format!("{n} players need {n} hands, got: {}", p.hands.len()),
+        );
     }
     if p.dealer >= n {
-        return pos_err(format!(
-            "dealer must be a seat below {n}, got: {}",
-            p.dealer
-        ));
+        return pos_err(
+            "dealer",
+            format!("dealer must be a seat below {n}, got: {}", p.dealer),
+        );
     }
     if p.to_move >= n {
-        return pos_err(format!(
-            "to_move must be a seat below {n}, got: {}",
-            p.to_move
-        ));
+        return pos_err(
+            "to_move",
+            format!("to_move must be a seat below {n}, got: {}", p.to_move),
+        );
     }
     if let Some(lc) = p.last_capturer
         && lc >= n
     {
-        return pos_err(format!("last_capturer must be a seat below {n}, got: {lc}"));
+        return pos_err(
+            "last_capturer",
+            format!("last_capturer must be a seat below {n}, got: {lc}"),
+        );
     }
     // Every card exactly once across the zones, and nothing but cards.
     for zone in p.hands.iter().chain([&p.table, &p.piles[0], &p.piles[1]]) {
         if !CardSet::FULL.is_superset(*zone) {
-            return pos_err(format!(
-                "a card set holds bits above the 40 cards: {:#x}",
-                zone.0 & !CardSet::FULL.0
-            ));
+            return pos_err(
+                "hands",
+                format!(
+                    "a card set holds bits above the 40 cards: {:#x}",
+                    zone.0 & !CardSet::FULL.0
+                ),
+            );
         }
     }
     let mut seen = CardSet::EMPTY;
@@ -1240,25 +1577,36 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
     for zone in zones.chain(stock) {
         let dup = seen & zone;
         if let Some(c) = dup.first() {
-            return Err(Error::DuplicateCard(c.to_string()));
+            return Err(Refusal("cards", Error::DuplicateCard(c.to_string())));
         }
         seen |= zone;
     }
     if seen != CardSet::FULL {
-        return pos_err(format!(
-            "the zones must hold all 40 cards once; missing: {}",
-            CardSet::FULL - seen
-        ));
+        return pos_err(
+            "hands",
+            format!(
+                "the zones must hold all 40 cards once; missing: {}",
+                CardSet::FULL - seen
+            ),
+        );
     }
+    check_hand_sizes(rules, p)
+}
+
+/// `from_position` checks: hand sizes and stock size.
+fn check_hand_sizes(rules: &Rules, p: &Position) -> Result<(), Refusal> {
+    let n = rules.num_players();
+    let pos_err = |field, m: String| Err(Refusal(field, Error::Position(m)));
     // Hand sizes: in a round the seats play in order from the leader (going `next`, V-K6), so
     // those before `to_move` hold one card fewer than the rest.
     let leader = rules.next_seat(p.dealer);
     let hand_size = rules.hand_size();
     let held = p.hands[usize::from(p.to_move)].len();
     if held == 0 || held > u32::from(hand_size) {
-        return pos_err(format!(
-            "the player to move must hold 1 to {hand_size} cards, got: {held}"
-        ));
+        return pos_err(
+            "hands",
+            format!("the player to move must hold 1 to {hand_size} cards, got: {held}"),
+        );
     }
     let mut seat = leader;
     let mut before = true;
@@ -1267,10 +1615,13 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
         let want = if before { held - 1 } else { held };
         let got = p.hands[usize::from(seat)].len();
         if got != want {
-            return pos_err(format!(
-                "seat {seat} should hold {want} cards when seat {} is to move, got: {got}",
-                p.to_move
-            ));
+            return pos_err(
+                "hands",
+                format!(
+                    "seat {seat} should hold {want} cards when seat {} is to move, got: {got}",
+                    p.to_move
+                ),
+            );
         }
         seat = rules.next_seat(seat);
     }
@@ -1278,22 +1629,26 @@ fn check_seats_and_cards(rules: &Rules, p: &Position) -> Result<(), Error> {
     let dealt = usize::from(n) * usize::from(hand_size) + usize::from(rules.opening_table_size());
     let round = usize::from(n) * usize::from(hand_size);
     if p.stock.len() % round != 0 || p.stock.len() + dealt > NUM_CARDS {
-        return pos_err(format!(
-            "the stock must hold a multiple of {round} cards, at most {}, got: {}",
-            NUM_CARDS - dealt,
-            p.stock.len()
-        ));
+        return pos_err(
+            "stock",
+            format!(
+                "the stock must hold a multiple of {round} cards, at most {}, got: {}",
+                NUM_CARDS - dealt,
+                p.stock.len()
+            ),
+        );
     }
     Ok(())
 }
 
 /// `from_position` checks: what the piles, sweeps and scores say about the hand so far.
-fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
-    let pos_err = |m: String| Err(Error::Position(m));
+fn check_history(rules: &Rules, p: &Position) -> Result<(), Refusal> {
+    let pos_err = |field, m: String| Err(Refusal(field, Error::Position(m)));
     let captured = !(p.piles[0] | p.piles[1]).is_empty() || p.sweeps != [0, 0];
     match p.last_capturer {
         None if captured => {
             return pos_err(
+                "last_capturer",
                 "piles or sweeps are not empty, so someone has captured: last_capturer is \
                      None"
                     .to_string(),
@@ -1303,7 +1658,10 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
         // the other 40 - r cards, so at least (40 - r) / 4 distinct values, and each trail adds a
         // value the table lacked; r + distinct > 10, so a capture is forced before the end.
         Some(lc) if p.piles[Rules::side(lc)].is_empty() => {
-            return pos_err(format!("last_capturer's side has an empty pile: {lc}"));
+            return pos_err(
+                "last_capturer",
+                format!("last_capturer's side has an empty pile: {lc}"),
+            );
         }
         _ => {}
     }
@@ -1312,35 +1670,47 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
         for (side, pile) in p.piles.iter().enumerate() {
             let t = rules.total(*pile);
             if t % 15 != 0 {
-                return pos_err(format!(
-                    "in escoba every capture totals a multiple of 15, so a pile does too; \
+                return pos_err(
+                    "piles",
+                    format!(
+                        "in escoba every capture totals a multiple of 15, so a pile does too; \
                          side {side} pile totals: {t}"
-                ));
+                    ),
+                );
             }
         }
     }
     check_plays(rules, p)?;
     if p.scores.iter().any(|&s| s > MAX_SCORE) {
-        return pos_err(format!(
-            "scores must be at most {MAX_SCORE}, got: {} {}",
-            p.scores[0], p.scores[1]
-        ));
+        return pos_err(
+            "scores",
+            format!(
+                "scores must be at most {MAX_SCORE}, got: {} {}",
+                p.scores[0], p.scores[1]
+            ),
+        );
     }
     for side in 0..2 {
         // Each sweep takes the played card and at least one more (the dealer's escobas: 4
         // cards for 2), so a pile holds at least two cards per sweep.
         if u32::from(p.sweeps[side]) * 2 > p.piles[side].len() {
-            return pos_err(format!(
-                "side {side} cannot have made more sweeps than half its pile, got: {}",
-                p.sweeps[side]
-            ));
+            return pos_err(
+                "sweeps",
+                format!(
+                    "side {side} cannot have made more sweeps than half its pile, got: {}",
+                    p.sweeps[side]
+                ),
+            );
         }
     }
     if let Some(w) = rules.match_winner(p.scores) {
-        return pos_err(format!(
-            "the match is already won by side {w}, so no hand is being played; scores: [{}, {}]",
-            p.scores[0], p.scores[1]
-        ));
+        return pos_err(
+            "scores",
+            format!(
+                "the match is already won by side {w}, so no hand is being played; scores: [{}, {}]",
+                p.scores[0], p.scores[1]
+            ),
+        );
     }
     Ok(())
 }
@@ -1349,8 +1719,8 @@ fn check_history(rules: &Rules, p: &Position) -> Result<(), Error> {
 /// (checked before) say how many cards each seat has played this hand; each capture takes one
 /// of them, and before any play the table is the opening table, which the deal would have
 /// redealt or given to the dealer (S5, K6, E5) where the rules say so.
-fn check_plays(rules: &Rules, p: &Position) -> Result<(), Error> {
-    let pos_err = |m: String| Err(Error::Position(m));
+fn check_plays(rules: &Rules, p: &Position) -> Result<(), Refusal> {
+    let pos_err = |field, m: String| Err(Refusal(field, Error::Position(m)));
     let hand_size = u32::from(rules.hand_size());
     let round = u32::from(rules.num_players()) * hand_size;
     let dealt_rounds =
@@ -1374,10 +1744,13 @@ fn check_plays(rules: &Rules, p: &Position) -> Result<(), Error> {
                 && opening.dealer_sweeps > 0
                 && sweeps == u32::from(opening.dealer_sweeps);
             if (!pile.is_empty() || sweeps > 0) && !took_opening {
-                return pos_err(format!(
-                    "side {side} has played no card this hand, so it holds no capture (only an \
+                return pos_err(
+                    "piles",
+                    format!(
+                        "side {side} has played no card this hand, so it holds no capture (only an \
                      opening table the dealer took); pile {pile}, sweeps {sweeps}"
-                ));
+                    ),
+                );
             }
         } else {
             // A sweep is a capture, and each capture plays one of the side's cards; the
@@ -1391,28 +1764,37 @@ fn check_plays(rules: &Rules, p: &Position) -> Result<(), Error> {
                 0
             };
             if sweeps > played + opening {
-                return pos_err(format!(
-                    "side {side} has played {played} card(s) this hand, so it cannot have made \
+                return pos_err(
+                    "sweeps",
+                    format!(
+                        "side {side} has played {played} card(s) this hand, so it cannot have made \
                      more sweeps, got: {sweeps}"
-                ));
+                    ),
+                );
             }
         }
     }
     if plays == [0, 0] && dealt_rounds == 1 {
         let opening = rules.opening(p.table);
         if opening.redeal {
-            return pos_err(format!(
-                "no card has been played, so this is the opening table, which the rules redeal: \
+            return pos_err(
+                "table",
+                format!(
+                    "no card has been played, so this is the opening table, which the rules redeal: \
                  {}",
-                p.table
-            ));
+                    p.table
+                ),
+            );
         }
         if opening.dealer_sweeps > 0 {
-            return pos_err(format!(
-                "no card has been played, so this is the opening table, which the dealer takes: \
+            return pos_err(
+                "table",
+                format!(
+                    "no card has been played, so this is the opening table, which the dealer takes: \
                  {}",
-                p.table
-            ));
+                    p.table
+                ),
+            );
         }
     }
     Ok(())
@@ -1420,7 +1802,7 @@ fn check_plays(rules: &Rules, p: &Position) -> Result<(), Error> {
 
 /// `decode` checks of the counters: declaration points (each seat declares once a round, at
 /// most the larger of the two declarations' points) and the hand number.
-fn check_counters(rules: &Rules, state: &State) -> Result<(), Error> {
+fn check_counters(rules: &Rules, state: &State) -> Result<(), Refusal> {
     let err = |m: &str| Error::Decode(m.to_string());
     let o = rules.options();
     let n = state.num_players;
@@ -1430,13 +1812,19 @@ fn check_counters(rules: &Rules, state: &State) -> Result<(), Error> {
         * usize::from(n / 2).max(1)
         * usize::from(o.declaration_triple.max(o.declaration_low));
     if state.declared.iter().any(|&d| usize::from(d) > most) {
-        return Err(err("more declaration points than the rounds dealt allow"));
+        return Err(Refusal(
+            "declared",
+            err("more declaration points than the rounds dealt allow"),
+        ));
     }
     if state.hand_number > MAX_HANDS {
-        return Err(Error::Decode(format!(
-            "hand_number must be at most {MAX_HANDS}, got: {}",
-            state.hand_number
-        )));
+        return Err(Refusal(
+            "hand_number",
+            Error::Decode(format!(
+                "hand_number must be at most {MAX_HANDS}, got: {}",
+                state.hand_number
+            )),
+        ));
     }
     Ok(())
 }
