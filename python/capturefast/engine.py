@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from capturefast._core import Move, Rules, State, __version__
+from capturefast._core import Move, Rules, State, View, __version__
 from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError
 from capturefast.service import (
     HORIZONS,
@@ -27,8 +27,11 @@ from capturefast.service import (
     SearchResult,
     check_int,
     deal,
+    from_notation,
+    play_all,
     preset_rules,
     search,
+    searchable,
 )
 from capturefast.solve import Solver
 from capturefast.variants import preset_names
@@ -91,7 +94,7 @@ class Engine:
         self._write = write
         self._lock = threading.Lock()
         self.rules: Rules = preset_rules("scopa")
-        self.state: State | None = None
+        self.position: State | View | None = None
         self.worlds = 100
         self.horizon = "round"
         self.seed = 0
@@ -113,6 +116,7 @@ class Engine:
             "play": self._play,
             "nexthand": self._nexthand,
             "legal": self._legal,
+            "notation": self._notation,
             "status": self._status,
             "go": self._go,
             "analyze": self._analyze,
@@ -204,13 +208,24 @@ class Engine:
         """`quit`: stops every search, answers what is queued, waits for the last answer."""
         self.handle("quit")
 
-    def _position_now(self) -> State:
-        if self.state is None:
+    def _position_now(self) -> State | View:
+        if self.position is None:
             raise ArgumentError(
-                "no position: send `position deal seed N` first\n"
+                "no position: send `position deal seed N` or `position notation LINE` first\n"
                 "hint: `position deal seed 1 moves 7D x 3C+4S, KS` also plays moves"
             )
-        return self.state
+        return self.position
+
+    def _state_now(self, command: str) -> State:
+        """The position, which `command` needs whole: a view is refused."""
+        position = self._position_now()
+        if isinstance(position, View):
+            raise ArgumentError(
+                f"`{command}` needs the whole position (a deal or a state line), "
+                f"not the view of seat {position.seat}: {command}\n"
+                "hint: send the position after each move with `position notation LINE`"
+            )
+        return position
 
     # ------------------------------------------------------------------ commands
 
@@ -262,29 +277,55 @@ class Engine:
             options[name] = _words_value(value)
             i += 1
         self.rules = preset_rules(preset, players, options)
-        self.state = None
+        self.position = None
         self.send("ok")
 
     def _position(self, rest: str) -> None:
         kind, _, spec = rest.partition(" ")
+        if kind == "notation":
+            line, _, moves = spec.partition(" moves ")
+            position = from_notation(line.strip())
+            if isinstance(position, View):
+                if moves.strip():
+                    raise ArgumentError(f"a view cannot play moves: {moves.strip()}")
+                self.position = position
+            else:
+                self.position = play_all(position, _move_list(moves))
+            self.rules = position.rules
+            self.send("ok")
+            return
         if kind != "deal":
-            raise ArgumentError(f"expected `position deal seed N [moves M, ...]`, got: {kind}")
+            raise ArgumentError(
+                "expected `position deal seed N [moves M, ...]` or `position notation LINE "
+                f"[moves M, ...]`, got: {kind}"
+            )
         head, _, moves = spec.partition("moves")
         words = head.split()
         if len(words) != 2 or words[0] != "seed":
             raise ArgumentError(f"expected `seed N` after `position deal`, got: {head.strip()}")
         seed = _int("seed", words[1], 0, MAX_SEED)
-        self.state = deal(self.rules, seed, _move_list(moves))
+        self.position = deal(self.rules, seed, _move_list(moves))
         self.send("ok")
 
     def _play(self, rest: str) -> None:
-        state = self._position_now()
-        self.state = state.play(rest)
+        self.position = self._state_now("play").play(rest)
         self.send("ok")
 
     def _nexthand(self, rest: str) -> None:
-        self.state = self._position_now().next_hand()
+        self.position = self._state_now("nexthand").next_hand()
         self.send("ok")
+
+    def _notation(self, rest: str) -> None:
+        position = self._position_now()
+        if rest == "view":
+            state = self._state_now("notation view")
+            if state.to_move is None:
+                raise IllegalMoveError("the hand is over: no seat to move, no view")
+            self.send(f"notation {state.view(state.to_move).to_notation()}")
+        elif rest:
+            raise ArgumentError(f"expected `notation` or `notation view`, got: {rest}")
+        else:
+            self.send(f"notation {position.to_notation()}")
 
     def _legal(self, rest: str) -> None:
         self.send(f"legal {_moves_text(self._position_now().legal_moves())}".rstrip())
@@ -293,10 +334,13 @@ class Engine:
         s = self._position_now()
         to_move = "none" if s.to_move is None else s.to_move
         scores = " ".join(str(x) for x in s.scores)
+        over = s.phase in ("hand_over", "match_over")
+        # A view has no hand number (a seat cannot see how many hands were dealt before).
+        number = "-" if isinstance(s, View) else s.hand_number
         self.send(
-            f"status to_move {to_move} dealer {s.dealer} phase {s.phase} hand {s.hand_number} "
-            f"stock {s.stock_size} hand_over {str(s.hand_over).lower()} "
-            f"match_over {str(s.match_over).lower()} scores {scores}"
+            f"status to_move {to_move} dealer {s.dealer} phase {s.phase} hand {number} "
+            f"stock {s.stock_size} hand_over {str(over).lower()} "
+            f"match_over {str(s.phase == 'match_over').lower()} scores {scores}"
         )
 
     def _budget(self, rest: str) -> Budget:
@@ -346,7 +390,7 @@ class Engine:
         """The search `go` and `analyze` run (`live`: `info` lines after every slice);
         `service.search` refuses a finished hand."""
         budget = self._budget(rest)
-        state = self._position_now()
+        state = searchable(self._position_now())
         self._infinite = budget.worlds is None and budget.time_ms is None and budget.nodes is None
         self._searching = True
         info = self._info if live else None
@@ -367,7 +411,7 @@ class Engine:
     def _solve(self, rest: str) -> None:
         if rest:
             raise ArgumentError(f"`solve` takes no arguments, got: {rest}")
-        state = self._position_now()
+        state = self._state_now("solve")
         self._searching = True
         start = time.perf_counter()
         sol = self._solver.solve(state)
@@ -380,7 +424,7 @@ class Engine:
         )
 
     def _report(self, rest: str) -> None:
-        state = self._position_now()
+        state = self._state_now("report")
         if not state.hand_over:
             raise IllegalMoveError("the hand is not over: no score report yet")
         report = state.hand_report().to_dict()

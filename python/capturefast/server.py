@@ -23,9 +23,18 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from capturefast._core import Rules, State, __version__, bot_names
+from capturefast._core import Rules, State, View, __version__, bot_names
 from capturefast.errors import CaptureFastError
-from capturefast.service import MAX_SEED, Budget, deal, play_all, preset_rules, search
+from capturefast.service import (
+    MAX_SEED,
+    Budget,
+    deal,
+    from_notation,
+    play_all,
+    preset_rules,
+    search,
+    searchable,
+)
 from capturefast.sim import simulate
 from capturefast.solve import solve
 from capturefast.variants import PRESETS, describe
@@ -79,8 +88,15 @@ class Cards(_Strict):
 
 
 class Position(_Strict):
-    """A position: exactly one of `deal` and `cards`, then `moves` played from it."""
+    """A position: exactly one of `notation`, `deal` and `cards`, then `moves` played from it
+    (a view cannot play moves)."""
 
+    notation: str | None = Field(
+        None,
+        max_length=2000,
+        description="a state or view line of the position notation (docs/notation.md); "
+        "it holds its rules, so `rules` is not read",
+    )
     deal: Deal | None = None
     cards: Cards | None = None
     moves: list[str] = Field(
@@ -89,8 +105,9 @@ class Position(_Strict):
 
     @model_validator(mode="after")
     def _one_source(self) -> Position:
-        if (self.deal is None) == (self.cards is None):
-            raise ValueError("give exactly one of `deal` and `cards`")
+        given = [x for x in (self.notation, self.deal, self.cards) if x is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of `notation`, `deal` and `cards`")
         return self
 
 
@@ -188,7 +205,14 @@ def _rules(spec: RulesSpec) -> Rules:
     return preset_rules(spec.preset, spec.players, spec.options)
 
 
-def _position(rules: Rules, pos: Position) -> State:
+def _position(rules: Rules, pos: Position) -> State | View:
+    if pos.notation is not None:
+        position = from_notation(pos.notation)
+        if isinstance(position, View):
+            if pos.moves:
+                raise Refused(400, f"a view cannot play moves: {pos.moves[0]}")
+            return position
+        return play_all(position, pos.moves)
     if pos.deal is not None:
         return deal(rules, pos.deal.seed, pos.moves)
     cards = pos.cards
@@ -206,6 +230,17 @@ def _position(rules: Rules, pos: Position) -> State:
         scores=cards.scores,
     )
     return play_all(state, pos.moves)
+
+
+def _whole(position: State | View, endpoint: str) -> State:
+    """`position`, which `endpoint` needs whole: a view is refused."""
+    if isinstance(position, View):
+        raise Refused(
+            400,
+            f"{endpoint} needs the whole position (a state line, a deal or the cards), "
+            f"not the view of seat {position.seat}: {endpoint}",
+        )
+    return position
 
 
 def _validation_message(errors: Sequence[Any]) -> str:
@@ -295,13 +330,13 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         state = _position(_rules(q.rules), q.position)
         return {
             "to_move": state.to_move,
-            "hand_over": state.hand_over,
+            "hand_over": state.phase in ("hand_over", "match_over"),
             "moves": [str(m) for m in state.legal_moves()],
         }
 
     @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
     async def move(q: SearchQuery) -> dict[str, Any]:
-        state = _position(_rules(q.rules), q.position)
+        state = searchable(_position(_rules(q.rules), q.position))
         b, limit = budget_of(q)
         result = await offload(lambda stop: search(state, b, stop=stop), limit)
         return {
@@ -325,7 +360,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/solve", summary="the exact value of an open position and of each move")
     async def solve_endpoint(q: Query) -> dict[str, Any]:
-        state = _position(_rules(q.rules), q.position)
+        state = _whole(_position(_rules(q.rules), q.position), "/solve")
         start = time.perf_counter()
         sol = await offload(lambda stop: solve(state), time_limit_ms)
         rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
@@ -339,7 +374,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/report", summary="the score report of a finished hand")
     async def report(q: Query) -> dict[str, Any]:
-        state = _position(_rules(q.rules), q.position)
+        state = _whole(_position(_rules(q.rules), q.position), "/report")
         if not state.hand_over:
             raise Refused(400, "the hand is not over: no score report yet")
         return {"report": state.hand_report().to_dict(), "text": str(state.hand_report())}

@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from capturefast._core import Move, Rules, State
-from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
+from capturefast._core import Move, Rules, State, View
+from capturefast.errors import ArgumentError, IllegalMoveError, PositionError, VariantError
 from capturefast.solve import MoveStat, Solver
 from capturefast.variants import rules as _preset_rules
 
@@ -39,9 +39,12 @@ __all__ = [
     "SearchResult",
     "Stop",
     "deal",
+    "from_notation",
     "play_all",
     "preset_rules",
     "search",
+    "searchable",
+    "world_of",
 ]
 
 MAX_SEED = 2**64 - 1
@@ -94,6 +97,71 @@ def play_all(state: State, moves: Sequence[Move | str]) -> State:
         except IllegalMoveError as e:
             raise IllegalMoveError(f"{e}\nhint: it is move {i + 1} of the moves given") from None
     return state
+
+
+def from_notation(line: str) -> State | View:
+    """The position of a line of the position notation (docs/notation.md): a `View` for a view
+    line (it names its `seat`), else a `State`.
+
+    Raises:
+        NotationError: the line is refused; the message names the field.
+    """
+    if any(word.startswith("seat=") for word in line.split()):
+        return View.from_notation(line)
+    return State.from_notation(line)
+
+
+def world_of(view: View) -> State:
+    """A complete position that `view` could be a view of: the cards its seat cannot see go,
+    in id order, to the other hands and then to the stock.
+
+    An analysis of the seat's moves reads only what the seat sees, so where those cards go does
+    not matter; this is checked (the position's view of the seat is `view`), and the core
+    checks the position itself.
+
+    Raises:
+        PositionError: no position has this view (a view line the core read is not one).
+    """
+    unseen = [str(card) for card in sorted(view.unseen)]
+    words = []
+    for word in view.to_notation().split():
+        name, _, value = word.partition("=")
+        if name == "seat":
+            continue
+        if name == "hands":
+            hands = value.split("/")
+            for seat, hand in enumerate(hands):
+                if seat != view.seat:
+                    n = int(hand)
+                    hands[seat] = "+".join(unseen[:n]) or "-"
+                    unseen = unseen[n:]
+            word = "hands=" + "/".join(hands)
+        elif name == "stock":
+            word = "stock=" + ("+".join(unseen) or "-")
+        words.append(word)
+    # A view has no hand number (nothing a seat decides depends on it); a state line needs one.
+    state = State.from_notation(" ".join([*words, "hand_number=0"]))
+    if state.view(view.seat) != view:
+        raise PositionError(f"no position has this view: {view.to_notation()}")
+    return state
+
+
+def searchable(position: State | View) -> State:
+    """The position a search of the seat to move runs on: a state itself, a view through
+    `world_of` (its seat must be the one to move).
+
+    Raises:
+        IllegalMoveError: the view's seat is not to move, or the hand is over.
+    """
+    if isinstance(position, State):
+        return position
+    if position.to_move != position.seat:
+        raise IllegalMoveError(
+            f"the view's seat is not to move (seat {position.to_move} is): {position.seat}"
+            if position.to_move is not None
+            else "the hand is over: nothing to search"
+        )
+    return world_of(position)
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
