@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import queue
+import random
 import re
 import shutil
 import statistics
@@ -412,3 +413,76 @@ def test_a_reader_that_goes_away_ends_the_engine_quietly() -> None:
     proc.stdin.close()
     assert proc.wait(timeout=60) == 0
     assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
+
+
+def test_world_of_a_view_has_that_view_and_the_same_analysis() -> None:
+    """The position a view's search runs on: its view of the seat is the view, on positions of
+    random play of every preset, and its analysis is the analysis of the real position."""
+    rng = random.Random(3)
+    for name in cf.variants.preset_names():
+        state = cf.State.new(cf.variants.rules(name), seed=rng.randrange(1000))
+        ply = 0
+        while not state.hand_over:
+            view = state.view(state.to_move)  # type: ignore[arg-type]
+            world = service.world_of(view)
+            assert world.view(view.seat) == view
+            if ply % 7 == 0:
+                a = cf.analyze(state, worlds=2, seed=ply)
+                assert cf.analyze(world, worlds=2, seed=ply) == a
+            state = state.play(rng.choice(state.legal_moves()))
+            ply += 1
+
+
+def test_position_notation_state_and_view(session: Session) -> None:
+    state = cf.State.new(cf.Rules.chkobba(players=4), seed=6)
+    for _ in range(5):
+        state = state.play(state.legal_moves()[-1])
+    assert session.one(f"position notation {state.to_notation()}", "ok") == "ok"
+    assert session.one("notation", "notation") == f"notation {state.to_notation()}"
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    view = state.view(state.to_move)  # type: ignore[arg-type]
+    assert session.one("notation view", "notation") == f"notation {view.to_notation()}"
+    by_state = session.ask("go worlds 7 seed 3", "bestmove")
+    # The view's search is the state's: one budget and seed, one answer.
+    assert session.one(f"position notation {view.to_notation()}", "ok") == "ok"
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in view.legal_moves()]
+    assert " hand - " in session.one("status", "status")
+    by_view = session.ask("go worlds 7 seed 3", "bestmove")
+    assert [untimed(line) for line in by_view] == [untimed(line) for line in by_state]
+    # The notation carries its rules: a deal after it is of those rules.
+    session.one("position deal seed 2", "ok")
+    assert moves_of(session.one("legal", "legal")) == [
+        str(m) for m in cf.State.new(cf.Rules.chkobba(players=4), seed=2).legal_moves()
+    ]
+
+
+def test_position_notation_then_moves(session: Session) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=4)
+    first = state.legal_moves()[0]
+    session.one(f"position notation {state.to_notation()} moves {first}", "ok")
+    assert session.one("notation", "notation") == f"notation {state.play(first).to_notation()}"
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("position notation scopa players=2 bogus", "bogus"),
+        ("position notation nosuch players=2", "nosuch"),
+        ("position notation", "missing"),
+        ("position notation VIEW moves KS", "KS"),
+        ("play KS", "view of seat"),
+        ("solve", "view of seat"),
+        ("report", "view of seat"),
+        ("nexthand", "view of seat"),
+        ("notation view", "view of seat"),
+        ("notation now", "now"),
+        ("go", "not to move"),
+    ],
+)
+def test_bad_input_on_a_view(session: Session, line: str, token: str) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    view = state.view(1).to_notation()  # seat 1 is not to move
+    session.one(f"position notation {view}", "ok")
+    answer = session.one(line.replace("VIEW", view), "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert session.one("notation", "notation") == f"notation {view}"

@@ -295,3 +295,47 @@ def test_a_long_search_does_not_hold_up_other_requests(base: str) -> None:
     assert worker.is_alive(), "the search ended before the short requests were timed"
     worker.join()
     assert long["r"].status_code == 200 and long["r"].json()["stopped"]
+
+
+def test_positions_in_the_notation(base: str) -> None:
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=9)
+    state = state.play(state.legal_moves()[0])
+    line = state.to_notation()
+    got = post(base, "/legal", {"position": {"notation": line}}).json()
+    assert got["moves"] == [str(m) for m in state.legal_moves()]
+    view = state.view(state.to_move).to_notation()  # type: ignore[arg-type]
+    assert post(base, "/legal", {"position": {"notation": view}}).json()["moves"] == got["moves"]
+    # A view's search is the state's, and the notation's rules are the ones used.
+    body = {"rules": {"preset": "chkobba"}, "worlds": 9, "seed": 4}
+    by_state = post(base, "/move", {**body, "position": {"notation": line}}).json()
+    by_view = post(base, "/move", {**body, "position": {"notation": view}}).json()
+    for d in (by_state, by_view):
+        d.pop("time_ms")
+    assert by_view == by_state
+    assert by_state["move"] in got["moves"]
+    nxt = post(base, "/legal", {"position": {"notation": line, "moves": [got["moves"][0]]}})
+    assert nxt.json()["moves"] == [str(m) for m in state.play(got["moves"][0]).legal_moves()]
+
+
+@pytest.mark.parametrize(
+    ("path", "position", "status", "words"),
+    [
+        ("/legal", {"notation": "scopa players=2 bogus"}, 400, "bogus"),
+        ("/legal", {"notation": "x" * 3000}, 422, "notation"),
+        ("/legal", {"notation": "scopa", "deal": {"seed": 1}}, 422, "exactly one"),
+        ("/legal", {"notation": "VIEW", "moves": ["KS"]}, 400, "KS"),
+        ("/solve", {"notation": "VIEW"}, 400, "view of seat"),
+        ("/report", {"notation": "VIEW"}, 400, "view of seat"),
+        ("/move", {"notation": "OTHER"}, 400, "not to move"),
+    ],
+)
+def test_bad_notation_is_a_4xx(
+    base: str, path: str, position: dict[str, Any], status: int, words: str
+) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    lines = {"VIEW": state.view(0).to_notation(), "OTHER": state.view(1).to_notation()}
+    if position.get("notation") in lines:
+        position = {**position, "notation": lines[position["notation"]]}
+    r = post(base, path, {"position": position})
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"], r.json()
