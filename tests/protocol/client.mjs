@@ -78,8 +78,11 @@ function mostCards(moves) {
   return moves.reduce((best, m) => (size(m) > size(best) ? m : best), moves[0]);
 }
 
-/** Plays one whole hand: seat 0 by `mostCards`, the others by the engine's `go`. */
-async function playHand(preset, players, seed) {
+/** Plays one whole hand: seat 0 by `mostCards`, the others by the engine's `go`. With
+ * `views`, the engine searches each of its moves from the view line of the seat to move, as a
+ * bot that is sent only what its seat sees would, and the client restores the whole position
+ * from its notation line before playing the move. */
+async function playHand(preset, players, seed, views = false) {
   await ask(`rules ${preset} players ${players}`, ["ok"]);
   await ask(`position deal seed ${seed}`, ["ok"]);
   let plies = 0;
@@ -92,7 +95,17 @@ async function playHand(preset, players, seed) {
     if (seat === 0) {
       move = mostCards(moves);
     } else {
+      let whole;
+      if (views) {
+        [whole] = await ask("notation", ["notation"]);
+        const [view] = await ask("notation view", ["notation"]);
+        assert.match(view, / seat=\d+ /, "a view line names its seat");
+        await ask(`position ${view}`, ["ok"]);
+        const again = await legal();
+        assert.deepEqual(again, moves, "the view has the position's legal moves");
+      }
       const answer = await ask("go worlds 8", ["bestmove"]);
+      if (views) await ask(`position ${whole}`, ["ok"]);
       const infos = answer.filter((l) => l.startsWith("info "));
       assert.ok(infos.length > 0, "a search writes info lines");
       for (const info of infos) {
@@ -132,6 +145,14 @@ async function main() {
     await check(`hand of ${preset}, ${players} players, seed ${seed}`, async () => {
       const plies = await playHand(preset, players, seed);
       assert.ok(plies >= 36 / players, `${plies} plies`);
+    });
+  }
+  for (const [preset, players, seed] of [
+    ["scopa", 2, 11],
+    ["chkobba", 4, 12],
+  ]) {
+    await check(`hand of ${preset}, ${players} players, the engine sent views`, async () => {
+      await playHand(preset, players, seed, true);
     });
   }
   await check("stop ends an infinite search with a legal move", async () => {
