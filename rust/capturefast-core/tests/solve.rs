@@ -522,6 +522,23 @@ fn a_kept_solver_answers_as_a_new_one_and_grows_as_needed() {
         assert_eq!(kept.value(&rules, &state).unwrap(), want.value);
         assert!(kept.tt_allocated() <= kept.tt_entries());
     }
+    // Whole hands: searches that outgrow their first part of the table and double it
+    // mid-search, against a table too small to grow; the values do not depend on the table.
+    for game in GAMES {
+        let rules = Rules::profile(game, 2).unwrap();
+        for seed in 0..scaled(10) as u64 {
+            let state = State::new(&rules, 500 + seed);
+            let mut big = Solver::new(1 << 20);
+            let v = big.solve(&rules, &state).unwrap();
+            assert!(
+                big.tt_allocated() > 1 << 10,
+                "{game:?}: {}",
+                big.tt_allocated()
+            );
+            let w = Solver::new(1 << 6).solve(&rules, &state).unwrap();
+            assert_eq!(v.move_values, w.move_values, "{game:?} deal {seed}");
+        }
+    }
     let mut fresh = Solver::new(1 << 20);
     let small = position_with(&Rules::profile(Game::Scopa, 2).unwrap(), 4, &mut rng);
     fresh

@@ -27,8 +27,9 @@
 //!   probe per node it takes about 10^19 probes to expect one.
 //!   Entries stay exact from one solve to the next (the stock hash tells deals apart), so a
 //!   solver is meant to be kept and reused; [`Solver::clear`] empties the table in constant
-//!   time (an epoch counter). Each solve uses a part of the table sized to the search ahead, so
-//!   a small search keeps its entries in a few cache lines; a new entry replaces an empty one,
+//!   time (an epoch counter). Each solve starts on a part of the table sized to the search
+//!   ahead, so a small search keeps its entries in a few cache lines, and doubles that part
+//!   whenever the search has filled it; a new entry replaces an empty one,
 //!   else one from an earlier solve, else the one with the smallest subtree. The table is
 //!   allocated as solves need it, up to its capacity: a new solver costs nothing until it
 //!   searches, and a small query never pays for a large table.
@@ -168,6 +169,19 @@ struct Entry {
 /// Entries per bucket: a bucket is one 64-byte cache line.
 const WAYS: usize = 4;
 
+/// The slot of `ways` a new entry takes: an empty one, else one from an earlier solve, else
+/// the one with the smallest subtree.
+fn victim(ways: &[Entry; WAYS], epoch: u16, generation: u8) -> usize {
+    let rank = |e: &Entry| {
+        if e.epoch == epoch {
+            1 + u32::from(e.generation == generation) * 256 + u32::from(e.left)
+        } else {
+            0
+        }
+    };
+    (0..WAYS).min_by_key(|&i| rank(&ways[i])).unwrap_or(0)
+}
+
 /// Buckets for a capacity of `tt_entries` entries: a power of two, at least one.
 fn buckets_for(tt_entries: usize) -> usize {
     let buckets = (tt_entries / WAYS).max(1);
@@ -188,6 +202,8 @@ pub struct Solver {
     capacity: usize,
     /// Buckets the current solve uses (a power of two, at most the table's).
     active: usize,
+    /// Entries the current solve has stored in slots it did not hold (for [`Solver::grow`]).
+    fill: usize,
     /// Entries stored under another epoch count as empty, so clearing is a counter increment.
     epoch: u16,
     /// Counts solves, for replacement.
@@ -229,6 +245,7 @@ impl Solver {
             table: Vec::new(),
             capacity: buckets_for(tt_entries),
             active: 1,
+            fill: 0,
             epoch: 1,
             generation: 0,
             nodes: 0,
@@ -429,13 +446,18 @@ impl Solver {
         g
     }
 
-    /// Sizes the part of the table this solve uses to the search ahead (measured: about 35
-    /// nodes with 6 cards left, 700 with 18, 25 000 from the deal of a 2-player hand, each
-    /// third of a round multiplying them by about 2): a small search then keeps its entries in
-    /// a few cache lines instead of one line per node scattered over the whole table.
+    /// Sizes the part of the table this solve starts with to the search ahead, from below
+    /// (measured: about 35 nodes with 6 cards left, 700 with 18, 25 000 from the deal of a
+    /// 2-player hand, each third of a round multiplying them by about 2; hands of nine or ten
+    /// cards far more). A small search then keeps its entries in a few cache lines instead of
+    /// one line per node scattered over a large table; a search that fills its part doubles it
+    /// ([`Solver::grow`]), so a large one gets the table it needs.
     fn begin(&mut self, state: &State) {
-        let nodes_log2 = 5 + state.cards_left() / 3;
-        let want = 1usize << nodes_log2.min(40);
+        // About twice the nodes expected, and no more than 16K entries (256 KiB, within the
+        // L2 cache) to start with: a whole 2-player hand solved faster from 16K entries than
+        // from 128K with the same node count, its entries packed closer.
+        let entries_log2 = (5 + state.cards_left() / 3).min(14);
+        let want = 1usize << entries_log2;
         self.active = (want / WAYS).clamp(1, self.capacity);
         if self.table.len() < self.active {
             // Grown in place: the entries already stored stay where they are, and stay exact
@@ -443,7 +465,32 @@ impl Solver {
             // in other buckets.
             self.table.resize(self.active, Bucket::default());
         }
+        self.fill = 0;
         self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Doubles the part of the table in use, mid-search: an entry of bucket `b` whose key has
+    /// the new mask bit moves to `b + active`, where probes under the wider mask look for it.
+    /// (An entry of an earlier solve under a still wider mask already sits where the new mask
+    /// puts it.) Entries keep their bounds: a search may go on across a doubling.
+    fn grow(&mut self) {
+        let old = self.active;
+        if self.table.len() < 2 * old {
+            self.table.resize(2 * old, Bucket::default());
+        }
+        let epoch = self.epoch;
+        for b in 0..old {
+            for w in 0..WAYS {
+                let e = self.table[b].0[w];
+                if e.epoch == epoch && e.key != 0 && (e.key >> 32) as usize & old != 0 {
+                    self.table[b].0[w] = Entry::default();
+                    let ways = &mut self.table[b + old].0;
+                    let slot = victim(ways, epoch, self.generation);
+                    ways[slot] = e;
+                }
+            }
+        }
+        self.active = 2 * old;
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -471,15 +518,11 @@ impl Solver {
             upper = upper.min(i32::from(ways[i].upper));
             i
         } else {
-            // Replace an empty entry, else one from an earlier solve, else the smallest subtree.
-            let rank = |e: &Entry| {
-                if e.epoch == epoch {
-                    1 + u32::from(e.generation == generation) * 256 + u32::from(e.left)
-                } else {
-                    0
-                }
-            };
-            (0..WAYS).min_by_key(|&i| rank(&ways[i])).unwrap_or(0)
+            let i = victim(ways, epoch, generation);
+            if ways[i].epoch != epoch || ways[i].generation != generation {
+                self.fill += 1;
+            }
+            i
         };
         ways[slot] = Entry {
             key,
@@ -490,6 +533,10 @@ impl Solver {
             epoch,
             generation,
         };
+        if self.fill > self.active * WAYS && self.active < self.capacity {
+            // As many entries of this solve as slots: the search outgrew its part.
+            self.grow();
+        }
     }
 
     /// Fail-soft alpha-beta: the future value of `state` for its side to move if it lies in
