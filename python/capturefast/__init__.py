@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from capturefast import variants
 from capturefast._core import (
+    Bot,
     Card,
     Move,
     Opening,
@@ -39,6 +40,7 @@ from capturefast.errors import (
     DecodeError,
     IllegalMoveError,
     InvalidCardError,
+    NotationError,
     PositionError,
     ReportError,
     VariantError,
@@ -62,6 +64,7 @@ from capturefast.tournament import Standing, TournamentResult, tournament
 __all__ = [
     "Analysis",
     "ArgumentError",
+    "Bot",
     "CaptureFastError",
     "Card",
     "DecodeError",
@@ -72,6 +75,7 @@ __all__ = [
     "MatchReport",
     "Move",
     "MoveStat",
+    "NotationError",
     "Opening",
     "PositionError",
     "ProgressBar",

@@ -8,6 +8,7 @@ from typing import Any, SupportsIndex, TypedDict, final
 from capturefast.report import HandReport
 
 __all__ = [
+    "Bot",
     "Card",
     "Move",
     "Opening",
@@ -235,6 +236,26 @@ class View:
     @staticmethod
     def from_notation(text: str) -> View: ...
     def to_notation(self) -> str: ...
+    @staticmethod
+    def from_seat(
+        rules: Rules,
+        seat: int,
+        hand: Iterable[_CardLike],
+        table: Iterable[_CardLike],
+        hand_sizes: Sequence[int],
+        stock_size: int,
+        dealer: int,
+        to_move: int | None,
+        piles: Iterable[Iterable[_CardLike]] | None = None,
+        sweeps: Sequence[int] | None = None,
+        scores: Sequence[int] | None = None,
+        last_capturer: int | None = None,
+        declared: Sequence[int] | None = None,
+        claimable: _CardLike | None = None,
+        cut_card: _CardLike | None = None,
+        phase: str | None = None,
+    ) -> View: ...
+    def determinize(self, seed: int = 0) -> State: ...
     @property
     def rules(self) -> Rules: ...
     @property
@@ -274,6 +295,17 @@ class View:
     def legal_moves(self) -> list[Move]: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Bot:
+    """A built-in bot by name (`expert`, `pimc:worlds=400`), drawing from `seed`."""
+
+    def __new__(cls, name: str, seed: int = 0) -> Bot: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def choose(self, position: View | State | str) -> Move: ...
 
 class _GameFacts(TypedDict):
     """What `game_facts` returns."""

@@ -20,9 +20,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from capturefast._core import Move, Solution, State, analyze_many_raw, analyze_raw, solve_values
+from capturefast._core import (
+    Move,
+    Solution,
+    State,
+    View,
+    analyze_many_raw,
+    analyze_raw,
+    solve_values,
+)
 from capturefast._core import Solver as _CoreSolver
 from capturefast._core import solve as _solve
+from capturefast.errors import IllegalMoveError
 
 __all__ = [
     "Analysis",
@@ -38,7 +47,22 @@ __all__ = [
 ]
 
 
-def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
+def _position(position: State | View | str) -> State | View:
+    """A `State` or `View` as given, or read from a line of the position notation (a view line
+    names its `seat`)."""
+    if isinstance(position, State | View):
+        return position
+    if isinstance(position, str):
+        if any(token.startswith("seat=") for token in position.split()):
+            return View.from_notation(position)
+        return State.from_notation(position)
+    raise TypeError(
+        "state must be a capturefast.State, a View or a line of the position notation, got: "
+        f"{type(position).__name__}"
+    )
+
+
+def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
     """The exact value of an open position and of each legal move.
 
     Each thread keeps one solver for `solve` and `analyze`, so that a query pays only for its
@@ -46,7 +70,8 @@ def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
     stay exact between queries). Keep a `Solver` of your own to choose its size or clear it.
 
     Args:
-        state: a position with every card known, the stock order included (any `State`).
+        state: a position with every card known, the stock order included (any `State`, or
+            a state line of the position notation, docs/notation.md).
         tt_entries: the most transposition-table entries the thread's solver may use, 16 bytes
             each (memory is bounded by this), at most 2**28 (4 GiB).
 
@@ -55,7 +80,10 @@ def solve(state: State, *, tt_entries: int = 1 << 20) -> Solution:
 
     Raises:
         IllegalMoveError: if the hand is over.
+        NotationError: a line that is not a state line (a view hides cards: use `analyze`).
     """
+    if isinstance(state, str):
+        state = State.from_notation(state)
     return _solve(state, tt_entries)
 
 
@@ -190,7 +218,7 @@ def _analysis(
 
 
 def analyze(
-    state: State,
+    state: State | View | str,
     seat: int | None = None,
     *,
     worlds: int = 100,
@@ -204,7 +232,8 @@ def analyze(
     only `state.view(seat)` is used.
 
     Args:
-        state: the position (its hidden cards are not read).
+        state: the position: a `State` (its hidden cards are not read), the `View` of the seat
+            to move, or a line of the position notation (state or view, docs/notation.md).
         seat: the seat to move (the default); another seat is refused.
         worlds: worlds to draw, >= 1.
         seed: the seed of the draws; the same seed gives the same analysis.
@@ -215,8 +244,20 @@ def analyze(
             order taken as known, which nobody knows: it plays worse and costs about ten times
             as much (docs/performance.md). Both are exact in the 2-player last round.
     """
-    seat = _seat_to_move(state, seat)
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon)
+    position = _position(state)
+    if isinstance(position, View):
+        if position.to_move is None:
+            raise_hand_over()
+        if seat is not None and seat != position.seat:
+            raise IllegalMoveError(
+                f"a view is analyzed for its own seat ({position.seat}), got seat: {seat}"
+            )
+        seat = position.seat
+        # A world of the view: the analysis reads only that world's view of `seat`, which is
+        # this view, so which world it is does not matter.
+        position = position.determinize(0)
+    seat = _seat_to_move(position, seat)
+    raw = analyze_raw(position, seat, worlds, seed, tt_entries, horizon)
     return _analysis(seat, worlds, raw)
 
 
@@ -233,8 +274,6 @@ def _seat_to_move(state: State, seat: int | None) -> int:
 
 def raise_hand_over() -> None:
     """Raises the error of a query on a finished hand."""
-    from capturefast.errors import IllegalMoveError
-
     raise IllegalMoveError("the hand is over: nothing to analyze")
 
 

@@ -6,6 +6,7 @@
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
 mod batch;
+mod bot;
 mod card;
 mod convert;
 mod errors;
@@ -32,6 +33,8 @@ pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) ->
 mod _core {
     #[pymodule_export]
     use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
+    #[pymodule_export]
+    use crate::bot::PyBot;
     #[pymodule_export]
     use crate::card::PyCard;
     #[pymodule_export]

@@ -1,5 +1,7 @@
 //! `View` for Python: what one seat can see.
 
+use std::fmt::Write as _;
+
 use capturefast_core::View;
 
 use pyo3::prelude::*;
@@ -12,7 +14,7 @@ use crate::errors::py;
 use crate::moves::PyMove;
 use crate::rules::PyRules;
 
-use crate::state::phase_name;
+use crate::state::{PyState, phase_name};
 
 /// What one seat can see: its own hand, the table, the piles, the counts, and nothing hidden.
 #[pyclass(frozen, module = "capturefast", name = "View")]
@@ -133,6 +135,120 @@ impl PyView {
     /// cards, every other hand and the stock as counts.
     fn to_notation(&self) -> String {
         self.view.to_notation(&self.rules.0)
+    }
+
+    /// The view of `seat` built from what it knows: its `hand`, the `table`, the `piles` (per
+    /// side), the number of cards in each seat's hand (`hand_sizes`, its own included) and in
+    /// the stock, the dealer, the seat to move (None once the hand is over) and the counters.
+    /// Refused with a `NotationError` naming the field (as docs/notation.md names it: `hands`
+    /// for `hand` and `hand_sizes`) unless some position shows exactly this to the seat.
+    #[staticmethod]
+    #[pyo3(signature = (rules, seat, hand, table, hand_sizes, stock_size, dealer, to_move,
+        piles = None, sweeps = None, scores = None, last_capturer = None, declared = None,
+        claimable = None, cut_card = None, phase = None))]
+    #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // PyO3 extracts owned
+    fn from_seat(
+        rules: &Bound<'_, PyRules>,
+        #[pyo3(from_py_with = convert::arg::seat)] seat: i64,
+        hand: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+        hand_sizes: Vec<u32>,
+        stock_size: u32,
+        #[pyo3(from_py_with = convert::arg::seat)] dealer: i64,
+        to_move: Option<u32>,
+        piles: Option<&Bound<'_, PyAny>>,
+        sweeps: Option<&Bound<'_, PyAny>>,
+        scores: Option<&Bound<'_, PyAny>>,
+        last_capturer: Option<u32>,
+        declared: Option<&Bound<'_, PyAny>>,
+        claimable: Option<&Bound<'_, PyAny>>,
+        cut_card: Option<&Bound<'_, PyAny>>,
+        phase: Option<&str>,
+    ) -> PyResult<PyView> {
+        // The view line of these facts, read by the core: one reader and one set of checks.
+        let r = rules.get();
+        let seat = convert::seat_num(seat, r.0.num_players(), "seat")?;
+        let hand = convert::cards(hand)?;
+        let hands: Vec<String> = hand_sizes
+            .iter()
+            .enumerate()
+            .map(|(s, n)| {
+                if s == usize::from(seat) {
+                    hand.to_string()
+                } else {
+                    n.to_string()
+                }
+            })
+            .collect();
+        let per_side = |v: Option<&Bound<'_, PyAny>>| -> PyResult<String> {
+            Ok(match v {
+                Some(v) => {
+                    let xs: Vec<u32> = v.extract()?;
+                    xs.iter().map(u32::to_string).collect::<Vec<_>>().join("/")
+                }
+                None => "0/0".to_string(),
+            })
+        };
+        let piles = match piles {
+            Some(p) => p
+                .try_iter()?
+                .map(|x| Ok(convert::cards(&x?)?.to_string()))
+                .collect::<PyResult<Vec<_>>>()?
+                .join("/"),
+            None => "-/-".to_string(),
+        };
+        let seat_or_none = |s: Option<u32>| s.map_or("-".to_string(), |s| s.to_string());
+        let phase = phase.unwrap_or(if to_move.is_some() {
+            "play"
+        } else {
+            "hand_over"
+        });
+        // The rules token: the rules' own notation (a preset and the options that differ).
+        let mut line = format!(
+            "{} players={} seat={seat} dealer={dealer} phase={phase} to_move={} hands={} \
+             table={} stock={stock_size} piles={piles} sweeps={} scores={} last_capturer={}",
+            capturefast_core::rules_text(&r.0),
+            r.0.num_players(),
+            seat_or_none(to_move),
+            hands.join("/"),
+            convert::cards(table)?,
+            per_side(sweeps)?,
+            per_side(scores)?,
+            seat_or_none(last_capturer),
+        );
+        if declared.is_some() {
+            let _ = write!(line, " declared={}", per_side(declared)?);
+        }
+        for (key, card) in [("claimable", claimable), ("cut_card", cut_card)] {
+            if let Some(c) = card.filter(|c| !c.is_none()) {
+                let _ = write!(line, " {key}={}", convert::card(c)?);
+            }
+        }
+        let (rules, view) = py(View::from_notation(&line))?;
+        Ok(PyView {
+            rules: PyRules(std::sync::Arc::new(rules)),
+            view,
+        })
+    }
+
+    /// One complete position consistent with this view, the hidden cards dealt uniformly from
+    /// those the seat has not seen, drawn from `seed` (a world, as the search bots and
+    /// `analyze` draw them). Refused once the hand is over.
+    #[pyo3(signature = (seed = 0))]
+    fn determinize(
+        &self,
+        #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
+    ) -> PyResult<PyState> {
+        let mut rng = capturefast_core::Rng::new(seed);
+        let state = py(capturefast_core::determinize(
+            &self.rules.0,
+            &self.view,
+            &mut rng,
+        ))?;
+        Ok(PyState {
+            rules: self.rules.clone(),
+            state,
+        })
     }
 
     /// A view (with its rules) from one line of the view notation; a `NotationError` naming

@@ -267,6 +267,24 @@ impl Player {
         &self.name
     }
 
+    /// Whether this player can play under `rules`: a `pimc:horizon=hand` bot needs compulsory
+    /// capture.
+    ///
+    /// # Errors
+    /// [`Error::Variant`] naming the bot and why.
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), Error> {
+        if self.solves_hands && !rules.compulsory_capture() {
+            // With optional capture (every card may also trail) a world of an early position
+            // is far beyond exact search.
+            return Err(Error::Variant(format!(
+                "bot `{}` solves each world to the end of the hand, which needs compulsory \
+                 capture: with `compulsory_capture` = false use pimc's default round horizon",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+
     /// A fresh bot drawing from `seed`.
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         (self.make)(seed)
@@ -335,16 +353,8 @@ impl Plan {
                 "{what} must be from 1 to {MAX_ITEMS}, got: {items}"
             )));
         }
-        if let Some(p) = players.iter().find(|p| p.solves_hands) {
-            if !rules.compulsory_capture() {
-                // With optional capture (every card may also trail) a world of an early
-                // position is far beyond exact search.
-                return Err(Error::Variant(format!(
-                    "bot `{}` solves each world to the end of the hand, which needs compulsory \
-                     capture: with `compulsory_capture` = false use pimc's default round horizon",
-                    p.name
-                )));
-            }
+        for p in &players {
+            p.check_rules(rules)?;
         }
         Ok(Plan {
             players,

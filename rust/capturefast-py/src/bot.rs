@@ -1,0 +1,105 @@
+//! `Bot` for Python: one decision of a built-in bot in a position given as a `View`, a `State`
+//! (the view of its seat to move) or a line of the position notation.
+
+use capturefast_core::play::{query, sim::Player};
+use capturefast_core::{State, View};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::convert;
+use crate::detached;
+use crate::errors::{IllegalMoveError, py};
+use crate::moves::PyMove;
+use crate::rules::PyRules;
+use crate::state::PyState;
+use crate::view::PyView;
+
+/// A built-in bot by name, as `simulate` names it (`expert`, `pimc:worlds=400`,
+/// `ismcts:iterations=1000,ms=50`), drawing its random choices from `seed`.
+#[pyclass(frozen, module = "capturefast", name = "Bot")]
+pub struct PyBot {
+    name: String,
+    seed: u64,
+}
+
+/// The view a position names: a `View`, the seat to move's view of a `State`, or either read
+/// from the notation.
+pub(crate) fn view_of(position: &Bound<'_, PyAny>) -> PyResult<(PyRules, View)> {
+    if let Ok(v) = position.cast::<PyView>() {
+        let v = v.get();
+        return Ok((v.rules.clone(), v.view));
+    }
+    let state = if let Ok(s) = position.cast::<PyState>() {
+        s.get().clone()
+    } else if let Ok(text) = position.cast::<PyString>() {
+        let text = text.to_str()?;
+        if text
+            .split_ascii_whitespace()
+            .any(|t| t.starts_with("seat="))
+        {
+            let (rules, view) = py(View::from_notation(text))?;
+            return Ok((PyRules(std::sync::Arc::new(rules)), view));
+        }
+        let (rules, state) = py(State::from_notation(text))?;
+        PyState {
+            rules: PyRules(std::sync::Arc::new(rules)),
+            state,
+        }
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a position is a View, a State or a line of the position notation, got: {}",
+            position.get_type().name()?
+        )));
+    };
+    let Some(seat) = state.state.to_move() else {
+        return Err(IllegalMoveError::new_err(
+            "the hand is over: no seat is to move",
+        ));
+    };
+    Ok((state.rules.clone(), state.state.view(seat)))
+}
+
+#[pymethods]
+impl PyBot {
+    /// The bot `name` (checked now: an unknown bot or budget is a `VariantError`).
+    #[new]
+    #[pyo3(signature = (name, seed = 0))]
+    fn new(name: &str, #[pyo3(from_py_with = convert::arg::seed)] seed: u64) -> PyResult<PyBot> {
+        let player = py(Player::parse(name))?;
+        Ok(PyBot {
+            name: player.name().to_string(),
+            seed,
+        })
+    }
+
+    /// The bot's name with its budget.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The seed of its random choices.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The move this bot plays in `position`: a `View` (of the seat to move), a `State` (its
+    /// seat to move's view; nothing hidden is read) or a line of the position notation. A fresh
+    /// bot decides each time, so one position and seed give one move (a time limit aside).
+    /// Runs without the GIL.
+    fn choose(&self, py_: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let (rules, view) = view_of(position)?;
+        let (name, seed) = (self.name.as_str(), self.seed);
+        let r = &rules.0;
+        let mv = py(detached(py_, || query::choose(r, name, seed, &view)))?;
+        let sweep = py(view.legal_moves(r))?
+            .into_iter()
+            .any(|(m, sweep)| m == mv && sweep);
+        Ok(PyMove { mv, sweep })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Bot({:?}, seed={})", self.name, self.seed)
+    }
+}

@@ -1,0 +1,143 @@
+"""Bots and queries from what one seat sees: `cf.Bot(name).choose(position)`, `cf.analyze`
+and `cf.solve` taking a `View` or a line of the position notation, and `View.from_seat`."""
+
+from __future__ import annotations
+
+import random
+
+import capturefast as cf
+import pytest
+
+BOTS = ["random", "random_card", "greedy", "expert", "pimc:worlds=10", "ismcts:iterations=100"]
+
+
+def _positions() -> list[cf.State]:
+    out = []
+    for rules in (cf.Rules.scopa(), cf.Rules.escoba(players=4), cf.Rules.chkobba()):
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = cf.State.new(rules, seed=seed)
+            while not state.hand_over:
+                if rng.random() < 0.2:
+                    out.append(state)
+                state = state.play(rng.choice(state.legal_moves()))
+    return out
+
+
+POSITIONS = _positions()
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_a_bot_chooses_a_legal_move_from_a_view_a_state_or_a_line(name: str) -> None:
+    for state in POSITIONS[::4]:
+        view = state.view(state.to_move)
+        bot = cf.Bot(name, seed=3)
+        move = bot.choose(view)
+        assert move in view.legal_moves()
+        assert move.sweep == state.is_sweep(move)
+        # The same decision whatever the position is given as: the bot sees only the view.
+        assert bot.choose(state) == move
+        assert bot.choose(view.to_notation()) == move
+        assert bot.choose(state.to_notation()) == move
+
+
+def test_a_bot_sees_only_the_view() -> None:
+    # Two states that differ only in cards the mover cannot see get the same move.
+    rules = cf.Rules.scopa()
+    state = cf.State.new(rules, seed=11)
+    mover = state.to_move
+    other = 1 - mover
+    hands = [list(h) for h in state.hands]
+    stock = list(state.stock)
+    hands[other][0], stock[5] = stock[5], hands[other][0]
+    twin = cf.State.from_position(
+        rules, hands=hands, table=state.table, stock=stock, to_move=mover, dealer=state.dealer
+    )
+    assert twin.view(mover) == state.view(mover)
+    for name in ("expert", "pimc:worlds=20"):
+        assert cf.Bot(name, seed=1).choose(twin) == cf.Bot(name, seed=1).choose(state)
+
+
+def test_bad_bots_and_positions_are_refused() -> None:
+    with pytest.raises(cf.VariantError, match="unknown bot"):
+        cf.Bot("grandmaster")
+    with pytest.raises(cf.VariantError, match="worlds must be"):
+        cf.Bot("pimc:worlds=0")
+    with pytest.raises(cf.ArgumentError):
+        cf.Bot("greedy", seed=-1)
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    not_to_move = state.view(1 - state.to_move)
+    with pytest.raises(cf.IllegalMoveError, match="not to move"):
+        cf.Bot("greedy").choose(not_to_move)
+    with pytest.raises(cf.NotationError):
+        cf.Bot("greedy").choose("scopa players=2")
+    with pytest.raises(TypeError):
+        cf.Bot("greedy").choose(42)  # type: ignore[arg-type]
+    optional = cf.State.new(cf.Rules("escoba", compulsory_capture=False), seed=1)
+    with pytest.raises(cf.VariantError, match="compulsory"):
+        cf.Bot("pimc:horizon=hand").choose(optional)
+    assert repr(cf.Bot("expert", seed=2)) == 'Bot("expert", seed=2)'
+
+
+def test_analyze_takes_a_view_or_a_line_and_gives_what_the_state_gives() -> None:
+    for state in POSITIONS[::9]:
+        view = state.view(state.to_move)
+        want = cf.analyze(state, worlds=8, seed=2, horizon="round")
+        assert cf.analyze(view, worlds=8, seed=2, horizon="round") == want
+        assert cf.analyze(view.to_notation(), worlds=8, seed=2, horizon="round") == want
+        assert cf.analyze(state.to_notation(), worlds=8, seed=2, horizon="round") == want
+    state = POSITIONS[0]
+    with pytest.raises(cf.IllegalMoveError):
+        cf.analyze(state.view(state.to_move), seat=(state.to_move + 1) % state.num_players)
+
+
+def test_solve_takes_a_state_line() -> None:
+    rules = cf.Rules.scopa()
+    rng = random.Random(0)
+    state = cf.State.new(rules, seed=4)
+    while state.stock_size:
+        state = state.play(rng.choice(state.legal_moves()))
+    assert cf.solve(state.to_notation()).value == cf.solve(state).value
+    with pytest.raises(cf.NotationError) as info:
+        cf.solve(state.view(0).to_notation())
+    assert info.value.field == "seat"
+
+
+def test_a_view_from_what_the_seat_knows() -> None:
+    for state in POSITIONS[::3]:
+        for seat in range(state.num_players):
+            v = state.view(seat)
+            built = cf.View.from_seat(
+                state.rules,
+                seat=seat,
+                hand=v.hand,
+                table=v.table,
+                hand_sizes=v.hand_sizes,
+                stock_size=v.stock_size,
+                dealer=v.dealer,
+                to_move=v.to_move,
+                piles=v.piles,
+                sweeps=v.sweeps,
+                scores=v.scores,
+                last_capturer=v.last_capturer,
+                declared=v.declared,
+                claimable=v.claimable,
+                cut_card=v.cut_card,
+                phase=v.phase,
+            )
+            assert built == v
+            world = built.determinize(seed=seat)
+            assert world.view(seat) == v
+    v = POSITIONS[1].view(0)
+    with pytest.raises(cf.NotationError) as info:
+        cf.View.from_seat(
+            cf.Rules.scopa(),
+            seat=0,
+            hand=v.hand,
+            table=v.table,
+            hand_sizes=[1, 9],
+            stock_size=v.stock_size,
+            dealer=v.dealer,
+            to_move=v.to_move,
+        )
+    assert info.value.field in ("hands", "stock")
