@@ -415,16 +415,17 @@ def test_a_reader_that_goes_away_ends_the_engine_quietly() -> None:
     assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
 
 
-def test_world_of_a_view_has_that_view_and_the_same_analysis() -> None:
-    """The position a view's search runs on: its view of the seat is the view, on positions of
-    random play of every preset, and its analysis is the analysis of the real position."""
+def test_the_world_a_view_is_searched_in_has_that_view_and_the_same_analysis() -> None:
+    """What the engine's searches of a view rely on: the position they run on
+    (`service.searchable`) has the view as its view of the seat, on positions of random play of
+    every preset, and its analysis is the analysis of the real position."""
     rng = random.Random(3)
     for name in cf.variants.preset_names():
         state = cf.State.new(cf.variants.rules(name), seed=rng.randrange(1000))
         ply = 0
         while not state.hand_over:
             view = state.view(state.to_move)  # type: ignore[arg-type]
-            world = service.world_of(view)
+            world = service.searchable(view)
             assert world.view(view.seat) == view
             if ply % 7 == 0:
                 a = cf.analyze(state, worlds=2, seed=ply)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from capturefast._core import Move, Rules, State, View
-from capturefast.errors import ArgumentError, IllegalMoveError, PositionError, VariantError
+from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
 from capturefast.solve import MoveStat, Solver
 from capturefast.variants import rules as _preset_rules
 
@@ -44,7 +44,6 @@ __all__ = [
     "preset_rules",
     "search",
     "searchable",
-    "world_of",
 ]
 
 MAX_SEED = 2**64 - 1
@@ -111,44 +110,11 @@ def from_notation(line: str) -> State | View:
     return State.from_notation(line)
 
 
-def world_of(view: View) -> State:
-    """A complete position that `view` could be a view of: the cards its seat cannot see go,
-    in id order, to the other hands and then to the stock.
-
-    An analysis of the seat's moves reads only what the seat sees, so where those cards go does
-    not matter; this is checked (the position's view of the seat is `view`), and the core
-    checks the position itself.
-
-    Raises:
-        PositionError: no position has this view (a view line the core read is not one).
-    """
-    unseen = [str(card) for card in sorted(view.unseen)]
-    words = []
-    for word in view.to_notation().split():
-        name, _, value = word.partition("=")
-        if name == "seat":
-            continue
-        if name == "hands":
-            hands = value.split("/")
-            for seat, hand in enumerate(hands):
-                if seat != view.seat:
-                    n = int(hand)
-                    hands[seat] = "+".join(unseen[:n]) or "-"
-                    unseen = unseen[n:]
-            word = "hands=" + "/".join(hands)
-        elif name == "stock":
-            word = "stock=" + ("+".join(unseen) or "-")
-        words.append(word)
-    # A view has no hand number (nothing a seat decides depends on it); a state line needs one.
-    state = State.from_notation(" ".join([*words, "hand_number=0"]))
-    if state.view(view.seat) != view:
-        raise PositionError(f"no position has this view: {view.to_notation()}")
-    return state
-
-
 def searchable(position: State | View) -> State:
-    """The position a search of the seat to move runs on: a state itself, a view through
-    `world_of` (its seat must be the one to move).
+    """The position a search of the seat to move runs on: a state itself, or for a view (its
+    seat must be the one to move) a world of it, `View.determinize(0)`: a search reads only
+    the mover's view of the position, which is this view, so which world it is does not
+    matter.
 
     Raises:
         IllegalMoveError: the view's seat is not to move, or the hand is over.
@@ -161,7 +127,7 @@ def searchable(position: State | View) -> State:
             if position.to_move is not None
             else "the hand is over: nothing to search"
         )
-    return world_of(position)
+    return position.determinize(0)
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
