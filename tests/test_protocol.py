@@ -487,3 +487,24 @@ def test_bad_input_on_a_view(session: Session, line: str, token: str) -> None:
     answer = session.one(line.replace("VIEW", view), "ok")
     assert answer.startswith("error ") and token in answer, answer
     assert session.one("notation", "notation") == f"notation {view}"
+
+
+def test_go_bot_answers_the_bots_own_move(session: Session) -> None:
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=3)
+    session.one("rules escoba players 4", "ok")
+    session.one("position deal seed 3", "ok")
+    for name in [*cf.bot_names(), "pimc:worlds=30", "ismcts:iterations=200"]:
+        got = session.ask(f"go bot {name} seed 7", "bestmove")
+        assert got[0].startswith(f"info bot {name} time "), got
+        want = cf.Bot(name, seed=7).choose(state.view(state.to_move))  # type: ignore[arg-type]
+        assert got[-1] == f"bestmove {want}"
+    session.one(f"position notation {state.view(state.to_move).to_notation()}", "ok")  # type: ignore[arg-type]
+    assert session.ask("go bot expert", "bestmove")[-1].startswith("bestmove ")
+    for line, token in (
+        ("go bot nosuch", "nosuch"),
+        ("go bot", "bot"),
+        ("go bot expert worlds 3", "worlds 3"),
+        ("go bot pimc:worlds=0", "worlds"),
+    ):
+        answer = session.one(line, "bestmove")
+        assert answer.startswith("error ") and token in answer, answer

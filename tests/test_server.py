@@ -339,3 +339,17 @@ def test_bad_notation_is_a_4xx(
     r = post(base, path, {"position": position})
     assert r.status_code == status, r.text
     assert words in r.json()["error"], r.json()
+
+
+def test_move_of_a_named_bot(base: str) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=5)
+    view = state.view(state.to_move)  # type: ignore[arg-type]
+    for name in [*cf.bot_names(), "pimc:worlds=30", "ismcts:iterations=200"]:
+        want = str(cf.Bot(name, seed=2).choose(view))
+        for position in ({"deal": {"seed": 5}}, {"notation": view.to_notation()}):
+            got = post(base, "/move", {"position": position, "bot": name, "seed": 2})
+            assert got.status_code == 200, got.text
+            assert got.json()["move"] == want and got.json()["bot"] == name
+    for name, words in (("nosuch", "nosuch"), ("pimc:worlds=0", "worlds")):
+        r = post(base, "/move", {"position": DEAL, "bot": name})
+        assert r.status_code == 400 and words in r.json()["error"], r.text

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from capturefast._core import Move, Rules, State, View, __version__
+from capturefast._core import Bot, Move, Rules, State, View, __version__, bot_names
 from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError
 from capturefast.service import (
     HORIZONS,
@@ -233,6 +233,7 @@ class Engine:
         self.send(f"id name capturefast {__version__}")
         self.send("id author the capturefast developers")
         self.send("id presets " + " ".join(preset_names()))
+        self.send("id bots " + " ".join([*bot_names(), "pimc", "ismcts"]))
         for line in self.OPTIONS:
             self.send(line)
         self.send("capturefastok")
@@ -397,7 +398,36 @@ class Engine:
         return search(state, budget, stop=self, on_slice=info, solver=self._solver)
 
     def _go(self, rest: str) -> None:
+        words = rest.split()
+        if "bot" in words:
+            self._go_bot(words)
+            return
         self.send(f"bestmove {self._search(rest, live=True).best}")
+
+    def _go_bot(self, words: list[str]) -> None:
+        """`go bot NAME [seed N]`: one decision of a built-in bot, in the mover's view."""
+        i = words.index("bot")
+        if i + 1 == len(words):
+            raise ArgumentError("`bot` needs a bot name, e.g. `go bot expert`: bot")
+        name, rest = words[i + 1], words[:i] + words[i + 2 :]
+        seed = self.seed
+        if rest[:1] == ["seed"] and len(rest) == 2:
+            seed = _int("seed", rest[1], 0, MAX_SEED)
+        elif rest:
+            raise ArgumentError(
+                f"`go bot NAME` takes only `seed N` beside it (the bot's budget goes in its "
+                f"name, e.g. pimc:worlds=400), got: {' '.join(rest)}"
+            )
+        bot = Bot(name, seed=seed)
+        position = self._position_now()
+        if position.to_move is None:
+            raise IllegalMoveError("the hand is over: nothing to choose")
+        self._searching = True
+        start = time.perf_counter()
+        move = bot.choose(position)
+        ms = round((time.perf_counter() - start) * 1000)
+        self.send(f"info bot {bot.name} time {ms}")
+        self.send(f"bestmove {move}")
 
     def _analyze(self, rest: str) -> None:
         result = self._search(rest, live=False)

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from capturefast._core import Rules, State, View, __version__, bot_names
+from capturefast._core import Bot, Rules, State, View, __version__, bot_names
 from capturefast.errors import CaptureFastError
 from capturefast.service import (
     MAX_SEED,
@@ -126,6 +126,18 @@ class SearchQuery(Query):
     horizon: Literal["round", "hand"] = "round"
     seed: int = Field(0, ge=0, le=MAX_SEED)
     nodes: int | None = Field(None, ge=1, le=10**12, description="solver nodes; horizon hand")
+
+
+class MoveQuery(SearchQuery):
+    """`SearchQuery`, or one decision of a named built-in bot."""
+
+    bot: str | None = Field(
+        None,
+        max_length=100,
+        examples=["expert", "pimc:worlds=400"],
+        description="a built-in bot, its budget in its name; then `worlds`, `time_ms`, `nodes` "
+        "and `horizon` are not read, and `seed` is the bot's",
+    )
 
 
 def _random_bot() -> list[FastBot]:
@@ -335,8 +347,15 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         }
 
     @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
-    async def move(q: SearchQuery) -> dict[str, Any]:
-        state = searchable(_position(_rules(q.rules), q.position))
+    async def move(q: MoveQuery) -> dict[str, Any]:
+        position = _position(_rules(q.rules), q.position)
+        if q.bot is not None:
+            return await bot_move(position, q.bot, q.seed)
+        return await search_answer(q, position)
+
+    async def search_answer(q: SearchQuery, position: State | View) -> dict[str, Any]:
+        """The search of `/move` and `/analyze`: the best move and every move's values."""
+        state = searchable(position)
         b, limit = budget_of(q)
         result = await offload(lambda stop: search(state, b, stop=stop), limit)
         return {
@@ -352,9 +371,22 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             ],
         }
 
+    async def bot_move(position: State | View, name: str, seed: int) -> dict[str, Any]:
+        bot = Bot(name, seed=seed)
+        if position.to_move is None:
+            raise Refused(400, "the hand is over: nothing to choose")
+        start = time.perf_counter()
+        chosen = await offload(lambda stop: bot.choose(position), time_limit_ms)
+        return {
+            "move": str(chosen),
+            "seat": position.to_move,
+            "bot": bot.name,
+            "time_ms": round((time.perf_counter() - start) * 1000),
+        }
+
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
     async def analyze(q: SearchQuery) -> dict[str, Any]:
-        out = await move(q)
+        out = await search_answer(q, _position(_rules(q.rules), q.position))
         keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
         return {k: out[k] for k in keep}
 
