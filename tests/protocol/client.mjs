@@ -104,13 +104,15 @@ async function playHand(preset, players, seed, views = false) {
         const again = await legal();
         assert.deepEqual(again, moves, "the view has the position's legal moves");
       }
-      const answer = await ask("go worlds 8", ["bestmove"]);
+      // Every third engine move comes from a named bot, the others from a search.
+      const go = plies % 3 === 2 ? "go bot expert" : "go worlds 8";
+      const answer = await ask(go, ["bestmove"]);
       if (views) await ask(`position ${whole}`, ["ok"]);
       const infos = answer.filter((l) => l.startsWith("info "));
       assert.ok(infos.length > 0, "a search writes info lines");
       for (const info of infos) {
         const m = / move (.*)$/.exec(info);
-        assert.ok(m && moves.includes(m[1]), `info names a legal move: ${info}`);
+        assert.ok(info.startsWith("info bot ") || (m && moves.includes(m[1])), info);
       }
       move = answer.at(-1).slice("bestmove ".length);
       assert.ok(moves.includes(move), `bestmove ${move} is one of: ${moves.join(", ")}`);
@@ -131,6 +133,7 @@ async function main() {
     const got = await ask("capturefast", ["capturefastok"]);
     assert.ok(got[0].startsWith("id name capturefast "), got[0]);
     assert.ok(got.some((l) => l.startsWith("option name Worlds ")));
+    assert.ok(got.some((l) => l.startsWith("id bots ") && l.includes(" expert")));
     const [ready] = await ask("isready", ["readyok"]);
     assert.equal(ready, "readyok");
   });
