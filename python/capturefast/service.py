@@ -28,7 +28,7 @@ from typing import Protocol
 
 from capturefast._core import Move, Rules, State, View
 from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
-from capturefast.solve import MoveStat, Solver
+from capturefast.solve import MoveStat, Solver, _position
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
@@ -100,14 +100,12 @@ def play_all(state: State, moves: Sequence[Move | str]) -> State:
 
 def from_notation(line: str) -> State | View:
     """The position of a line of the position notation (docs/notation.md): a `View` for a view
-    line (it names its `seat`), else a `State`.
+    line (it names its `seat`), else a `State`; the reading `cf.solve` and `cf.analyze` do.
 
     Raises:
         NotationError: the line is refused; the message names the field.
     """
-    if any(word.startswith("seat=") for word in line.split()):
-        return View.from_notation(line)
-    return State.from_notation(line)
+    return _position(line)
 
 
 def searchable(position: State | View) -> State:
