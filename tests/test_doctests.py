@@ -14,6 +14,7 @@ MODULES = [
     "capturefast.solve",
     "capturefast.tournament",
     "capturefast.variants",
+    "capturefast.service",
 ]
 
 

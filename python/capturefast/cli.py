@@ -345,6 +345,18 @@ def _solver(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return run_solver(_rules(args.game, args.players, args.option), args)
 
 
+def _engine(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from capturefast.engine import main as engine_main
+
+    return engine_main()
+
+
+def _serve(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from capturefast.server import main as serve_main
+
+    return serve_main(args.host, args.port, args.time_limit)
+
+
 Command = Callable[[argparse.ArgumentParser, argparse.Namespace], int]
 
 
@@ -414,11 +426,36 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
         help="override an option, e.g. --set target=21 (repeatable)",
     )
     v.add_argument("--format", choices=("text", "json", "toml"), default="text")
+    e = sub.add_parser(
+        "engine",
+        help="the engine protocol on stdin and stdout, for bots in other programs",
+        description="Read engine commands on stdin, one a line, and answer on stdout "
+        "(docs/protocol.md): set rules and a position, ask for a move, the legal moves, "
+        "a solve or an analysis; `stop` ends a search; `quit` ends the engine.",
+    )
+    w = sub.add_parser(
+        "serve",
+        help="the JSON server over HTTP (needs the `capturefast[server]` extra)",
+        description="Serve legal moves, bot moves, solves, analyses, score reports, bounded "
+        "simulations and the presets as JSON over HTTP (docs/server.md); the OpenAPI "
+        "description is at /openapi.json, its pages at /docs.",
+    )
+    w.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
+    w.add_argument("--port", type=_int_in(0, 65535), default=8000, help="default: 8000")
+    w.add_argument(
+        "--time-limit",
+        type=_int_in(1, 600_000),
+        default=10_000,
+        metavar="MS",
+        help="the most milliseconds a request may ask for (default 10000)",
+    )
     return p, {
         "simulate": (s, _simulate),
         "tournament": (t, _tournament),
         **{name: (parser, _solver) for name, parser in solver_parsers.items()},
         "rules": (v, _rules_command),
+        "engine": (e, _engine),
+        "serve": (w, _serve),
     }
 
 

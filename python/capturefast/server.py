@@ -1,0 +1,452 @@
+"""`capturefast serve`: the JSON server over HTTP (docs/server.md), a FastAPI app under uvicorn.
+
+Every endpoint takes the rules (a preset with overrides) and a position (a deal and the moves
+since, or the cards of `State.from_position`), and answers JSON. Work runs in the threadpool,
+off the event loop, with the GIL released inside the core; each request has a time budget
+(`--time-limit`) and a body size limit, and work that asks for more is refused with a 4xx JSON
+error. Bad input of any kind is a 4xx with a message (`{"error": ...}`), never a 5xx.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from capturefast._core import Bot, Rules, State, View, __version__, bot_names
+from capturefast.errors import CaptureFastError
+from capturefast.service import (
+    MAX_SEED,
+    Budget,
+    deal,
+    from_notation,
+    play_all,
+    preset_rules,
+    search,
+    searchable,
+)
+from capturefast.sim import simulate
+from capturefast.solve import solve
+from capturefast.variants import PRESETS, describe
+
+__all__ = ["MAX_BODY", "create_app", "main"]
+
+MAX_BODY = 64 * 1024
+MAX_WORLDS = 10_000
+MAX_HANDS = 100_000
+MAX_MOVES = 200
+
+T = TypeVar("T")
+OptionValue = str | int | bool
+FastBot = Literal["random", "random_card", "greedy", "expert"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RulesSpec(_Strict):
+    """A preset (docs/variants.md) with its player count and option overrides."""
+
+    preset: str = Field("scopa", max_length=40, examples=["scopa", "cirulla", "escoba"])
+    players: Literal[2, 4] | None = Field(None, description="default: the preset's")
+    options: dict[str, OptionValue] = Field(
+        default_factory=dict,
+        max_length=40,
+        description='option overrides in docs/variants.md\'s words, e.g. {"target": 21}',
+    )
+
+
+class Deal(_Strict):
+    """The deal of a seed (docs/conventions.md: one seed, one deal)."""
+
+    seed: int = Field(ge=0, le=MAX_SEED)
+
+
+class Cards(_Strict):
+    """Every card placed, as `State.from_position` takes them (cards in card notation)."""
+
+    hands: list[list[str]] = Field(max_length=4)
+    table: list[str] = Field(default_factory=list, max_length=40)
+    stock: list[str] = Field(default_factory=list, max_length=40)
+    to_move: int = Field(0, ge=0, le=3)
+    dealer: int | None = Field(None, ge=0, le=3)
+    last_capturer: int | None = Field(None, ge=0, le=3)
+    piles: list[list[str]] | None = Field(None, max_length=4)
+    sweeps: list[int] | None = Field(None, max_length=4)
+    scores: list[int] | None = Field(None, max_length=4)
+
+
+class Position(_Strict):
+    """A position: exactly one of `notation`, `deal` and `cards`, then `moves` played from it
+    (a view cannot play moves)."""
+
+    notation: str | None = Field(
+        None,
+        max_length=2000,
+        description="a state or view line of the position notation (docs/notation.md); "
+        "it holds its rules, so `rules` is not read",
+    )
+    deal: Deal | None = None
+    cards: Cards | None = None
+    moves: list[str] = Field(
+        default_factory=list, max_length=MAX_MOVES, examples=[["QD x AS+2D+6D"]]
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Position:
+        given = [x for x in (self.notation, self.deal, self.cards) if x is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of `notation`, `deal` and `cards`")
+        return self
+
+
+class Query(_Strict):
+    """The rules and a position."""
+
+    rules: RulesSpec = Field(default_factory=RulesSpec)  # type: ignore[arg-type]
+    position: Position
+
+
+class SearchQuery(Query):
+    """A position and the budget of a search over worlds drawn from what the mover sees."""
+
+    worlds: int = Field(100, ge=1, le=MAX_WORLDS)
+    time_ms: int | None = Field(None, ge=1, description="at most the server's time limit")
+    horizon: Literal["round", "hand"] = "round"
+    seed: int = Field(0, ge=0, le=MAX_SEED)
+    nodes: int | None = Field(None, ge=1, le=10**12, description="solver nodes; horizon hand")
+
+
+class MoveQuery(SearchQuery):
+    """`SearchQuery`, or one decision of a named built-in bot."""
+
+    bot: str | None = Field(
+        None,
+        max_length=100,
+        examples=["expert", "pimc:worlds=400"],
+        description="a built-in bot, its budget in its name; then `worlds`, `time_ms`, `nodes` "
+        "and `horizon` are not read, and `seed` is the bot's",
+    )
+
+
+def _random_bot() -> list[FastBot]:
+    return ["random"]
+
+
+class SimulateQuery(_Strict):
+    """A bounded batch simulation of the fast bots."""
+
+    rules: RulesSpec = Field(default_factory=RulesSpec)  # type: ignore[arg-type]
+    bots: list[FastBot] = Field(default_factory=_random_bot, min_length=1, max_length=4)
+    hands: int = Field(1000, ge=1, le=MAX_HANDS)
+    duplicate: bool = False
+    seed: int = Field(0, ge=0, le=MAX_SEED)
+
+
+class Refused(Exception):
+    """A request the server refuses: its status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class _BodyLimit:
+    """Refuses a body over `limit` bytes with 413, by its Content-Length or as it streams."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _too_large(self.limit, send)
+                return
+        # Read the whole body first (it is small, or refused), then hand it to the app: an error
+        # raised from inside the app's own read would reach it as a parse error, not a 413.
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client has gone
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await _too_large(self.limit, send)
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    response = JSONResponse({"error": f"the request body is over the limit of bytes: {limit}"})
+    response.status_code = 413
+    await response({"type": "http"}, _no_body, send)
+
+
+async def _no_body() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _rules(spec: RulesSpec) -> Rules:
+    return preset_rules(spec.preset, spec.players, spec.options)
+
+
+def _position(rules: Rules, pos: Position) -> State | View:
+    if pos.notation is not None:
+        position = from_notation(pos.notation)
+        if isinstance(position, View):
+            if pos.moves:
+                raise Refused(400, f"a view cannot play moves: {pos.moves[0]}")
+            return position
+        return play_all(position, pos.moves)
+    if pos.deal is not None:
+        return deal(rules, pos.deal.seed, pos.moves)
+    cards = pos.cards
+    assert cards is not None  # the validator asked for one of them
+    state = State.from_position(
+        rules,
+        hands=cards.hands,
+        table=cards.table,
+        stock=cards.stock,
+        to_move=cards.to_move,
+        dealer=cards.dealer,
+        last_capturer=cards.last_capturer,
+        piles=cards.piles,
+        sweeps=cards.sweeps,
+        scores=cards.scores,
+    )
+    return play_all(state, pos.moves)
+
+
+def _whole(position: State | View, endpoint: str) -> State:
+    """`position`, which `endpoint` needs whole: a view is refused."""
+    if isinstance(position, View):
+        raise Refused(
+            400,
+            f"{endpoint} needs the whole position (a state line, a deal or the cards), "
+            f"not the view of seat {position.seat}: {endpoint}",
+        )
+    return position
+
+
+def _validation_message(errors: Sequence[Any]) -> str:
+    """The first validation error as one message: where, what, and the value given."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    msg = str(first.get("msg", "invalid"))
+    msg = msg[:1].lower() + msg[1:]
+    given = first.get("input")
+    tail = f", got: {given!r}" if isinstance(given, str | int | float | bool) else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {msg}{more}{tail}"
+
+
+def create_app(time_limit_ms: int = 10_000) -> FastAPI:
+    """The application; every request's work must end within `time_limit_ms`."""
+    app = FastAPI(
+        title="capturefast",
+        version=__version__,
+        description="Legal moves, bot moves, solves, analyses, score reports and bounded "
+        "simulations of Scopa, Escoba and Chkobba positions. Errors are "
+        '`{"error": message}` with a 4xx status.',
+    )
+
+    @app.exception_handler(CaptureFastError)
+    async def _bad_input(request: Request, exc: CaptureFastError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        detail = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
+        return JSONResponse({"error": _validation_message(errors), "detail": detail}, 422)
+
+    # The core's work runs on as many threads as there are cores: more would only share them,
+    # each with its own solver table in memory. A request waits its turn within its budget.
+    limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
+
+    async def offload(work: Callable[[threading.Event], T], budget_ms: int) -> T:
+        """Runs `work(stop)` in the threadpool; past `budget_ms` sets `stop` and refuses."""
+        stop = threading.Event()
+        try:
+            with anyio.fail_after(budget_ms / 1000):
+                return await anyio.to_thread.run_sync(
+                    work, stop, abandon_on_cancel=True, limiter=limiter
+                )
+        except TimeoutError:
+            stop.set()
+            raise Refused(
+                408, f"the work took longer than the time budget of milliseconds: {budget_ms}"
+            ) from None
+
+    def budget_of(q: SearchQuery) -> tuple[Budget, int]:
+        if q.time_ms is not None and q.time_ms > time_limit_ms:
+            raise Refused(422, f"time_ms must be at most {time_limit_ms}, got: {q.time_ms}")
+        b = Budget(
+            worlds=q.worlds, time_ms=q.time_ms, horizon=q.horizon, seed=q.seed, nodes=q.nodes
+        )
+        # The search stops itself at `time_ms`; the budget left is for its last slice.
+        return b, time_limit_ms
+
+    @app.get("/presets", summary="the presets and their rules")
+    async def presets() -> list[dict[str, Any]]:
+        out = []
+        for name, preset in PRESETS.items():
+            r = preset_rules(name)
+            out.append({"name": name, "title": preset.title, "rules": r.to_dict()})
+        return out
+
+    @app.get("/bots", summary="the built-in bot names")
+    async def bots() -> list[str]:
+        return bot_names()
+
+    @app.post("/rules", summary="a preset's rules with overrides, and what they play by")
+    async def rules(spec: RulesSpec) -> dict[str, Any]:
+        r = _rules(spec)
+        return {"rules": r.to_dict(), "description": describe(r)}
+
+    @app.post("/legal", summary="the legal moves of a position")
+    async def legal(q: Query) -> dict[str, Any]:
+        state = _position(_rules(q.rules), q.position)
+        return {
+            "to_move": state.to_move,
+            "hand_over": state.phase in ("hand_over", "match_over"),
+            "moves": [str(m) for m in state.legal_moves()],
+        }
+
+    @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
+    async def move(q: MoveQuery) -> dict[str, Any]:
+        position = _position(_rules(q.rules), q.position)
+        if q.bot is not None:
+            return await bot_move(position, q.bot, q.seed)
+        return await search_answer(q, position)
+
+    async def search_answer(q: SearchQuery, position: State | View) -> dict[str, Any]:
+        """The search of `/move` and `/analyze`: the best move and every move's values."""
+        state = searchable(position)
+        b, limit = budget_of(q)
+        result = await offload(lambda stop: search(state, b, stop=stop), limit)
+        return {
+            "move": str(result.best),
+            "seat": result.seat,
+            "worlds": result.worlds,
+            "exact": result.exact,
+            "stopped": result.stopped,
+            "time_ms": result.time_ms,
+            "nodes": result.nodes,
+            "values": [
+                {"move": str(s.move), "mean": s.mean, "stderr": s.stderr} for s in result.moves
+            ],
+        }
+
+    async def bot_move(position: State | View, name: str, seed: int) -> dict[str, Any]:
+        bot = Bot(name, seed=seed)
+        if position.to_move is None:
+            raise Refused(400, "the hand is over: nothing to choose")
+        start = time.perf_counter()
+        chosen = await offload(lambda stop: bot.choose(position), time_limit_ms)
+        return {
+            "move": str(chosen),
+            "seat": position.to_move,
+            "bot": bot.name,
+            "time_ms": round((time.perf_counter() - start) * 1000),
+        }
+
+    @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
+    async def analyze(q: SearchQuery) -> dict[str, Any]:
+        out = await search_answer(q, _position(_rules(q.rules), q.position))
+        keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
+        return {k: out[k] for k in keep}
+
+    @app.post("/solve", summary="the exact value of an open position and of each move")
+    async def solve_endpoint(q: Query) -> dict[str, Any]:
+        state = _whole(_position(_rules(q.rules), q.position), "/solve")
+        start = time.perf_counter()
+        sol = await offload(lambda stop: solve(state), time_limit_ms)
+        rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
+        return {
+            "value": sol.value,
+            "nodes": sol.nodes,
+            "time_ms": round((time.perf_counter() - start) * 1000),
+            "best_moves": [str(m) for m in sol.best_moves],
+            "moves": [{"move": str(m), "value": v} for m, v in rows],
+        }
+
+    @app.post("/report", summary="the score report of a finished hand")
+    async def report(q: Query) -> dict[str, Any]:
+        state = _whole(_position(_rules(q.rules), q.position), "/report")
+        if not state.hand_over:
+            raise Refused(400, "the hand is not over: no score report yet")
+        return {"report": state.hand_report().to_dict(), "text": str(state.hand_report())}
+
+    @app.post("/simulate", summary="a bounded batch of hands between the fast bots")
+    async def simulate_endpoint(q: SimulateQuery) -> dict[str, Any]:
+        r = _rules(q.rules)
+        bots = q.bots[0] if len(q.bots) == 1 else tuple(q.bots)
+
+        def work(stop: threading.Event) -> dict[str, Any]:
+            def progress(done: int, total: int) -> None:
+                if stop.is_set():
+                    raise Refused(408, "stopped")
+
+            result = simulate(
+                r,
+                q.hands,
+                bots=bots,
+                duplicate=q.duplicate,
+                seed=q.seed,
+                threads=1,
+                progress=progress,
+            )
+            return result.to_dict()
+
+        return await offload(work, time_limit_ms)
+
+    return app
+
+
+def wrap(app: FastAPI) -> ASGIApp:
+    """`app` behind the body size limit."""
+    return _BodyLimit(app, MAX_BODY)
+
+
+def main(host: str = "127.0.0.1", port: int = 8000, time_limit_ms: int = 10_000) -> int:
+    """Serves until interrupted; prints the address it listens on."""
+    import uvicorn
+
+    app = create_app(time_limit_ms)
+    print(f"capturefast serve: http://{host}:{port} (OpenAPI at /openapi.json)", flush=True)
+    uvicorn.run(wrap(app), host=host, port=port, log_level="warning", access_log=False)
+    return 0

@@ -1,0 +1,510 @@
+"""The engine protocol (docs/protocol.md): every command and bad input from Python, and a
+client in another language (tests/protocol/client.mjs, Node) against the real engine process."""
+
+from __future__ import annotations
+
+import json
+import math
+import queue
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import capturefast as cf
+import pytest
+from capturefast import service
+from capturefast.engine import Engine
+from hypothesis import given
+from hypothesis import strategies as st
+
+CLIENT = Path(__file__).parent / "protocol" / "client.mjs"
+ENGINE = [sys.executable, "-m", "capturefast", "engine"]
+
+
+class Session:
+    """An `Engine` whose answers are collected line by line."""
+
+    def __init__(self) -> None:
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.engine = Engine(self.lines.put)
+
+    def ask(self, text: str, final: str, timeout: float = 30) -> list[str]:
+        """Sends `text`; the lines up to the first starting with `final` (or `error`)."""
+        self.engine.handle(text)
+        got = []
+        while True:
+            line = self.lines.get(timeout=timeout)
+            got.append(line)
+            word = line.split(" ")[0]
+            if word in (final, "error"):
+                return got
+
+    def one(self, text: str, final: str) -> str:
+        got = self.ask(text, final)
+        assert len(got) == 1, got
+        return got[0]
+
+
+@pytest.fixture
+def session() -> Session:
+    s = Session()
+    yield s  # type: ignore[misc]
+    s.engine.quit()
+
+
+def untimed(line: str) -> str:
+    """An answer line without its `time N` field."""
+    return re.sub(r" time \d+", "", line)
+
+
+def field(line: str, name: str) -> str:
+    """The word after `name` in an answer line."""
+    words = line.split()
+    return words[words.index(name) + 1]
+
+
+def moves_of(line: str) -> list[str]:
+    rest = line.removeprefix("legal").strip()
+    return rest.split(", ") if rest else []
+
+
+def test_identify_and_isready(session: Session) -> None:
+    got = session.ask("capturefast", "capturefastok")
+    assert got[0] == f"id name capturefast {cf.__version__}"
+    assert "id presets " + " ".join(cf.variants.preset_names()) in got
+    assert any(line.startswith("option name Horizon type combo") for line in got)
+    assert got[-1] == "capturefastok"
+    assert session.one("isready", "readyok") == "readyok"
+
+
+def test_position_legal_and_play_follow_the_core(session: Session) -> None:
+    assert session.one("rules escoba players 4", "ok") == "ok"
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=5)
+    first = state.legal_moves()[0]
+    assert session.one(f"position deal seed 5 moves {first}", "ok") == "ok"
+    state = state.play(first)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    second = state.legal_moves()[-1]
+    assert session.one(f"play {second}", "ok") == "ok"
+    state = state.play(second)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    status = session.one("status", "status")
+    assert f"to_move {state.to_move} " in status and f"stock {state.stock_size} " in status
+
+
+def test_rules_options_reach_the_core(session: Session) -> None:
+    assert session.one("rules scopa target=21 capture=fifteen", "ok") == "ok"
+    session.one("position deal seed 3", "ok")
+    state = cf.State.new(cf.variants.rules("scopa", target=21, capture="fifteen"), seed=3)
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+
+
+def test_go_answers_info_then_a_legal_bestmove(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    legal = moves_of(session.one("legal", "legal"))
+    got = session.ask("go worlds 31 seed 4", "bestmove")
+    infos = [line for line in got if line.startswith("info ")]
+    # Slices of 1, 2, 4, 8 and 16 worlds: each writes one line per legal move.
+    assert len(infos) == 5 * len(legal)
+    assert infos[-1].startswith("info worlds 31 ")
+    best = got[-1].removeprefix("bestmove ")
+    assert best in legal
+    # The same budget and seed give the same answer (the slices do not depend on timing).
+    again = session.ask("go worlds 31 seed 4", "bestmove")
+    assert [untimed(line) for line in again] == [untimed(line) for line in got]
+
+
+def test_analyze_matches_the_python_analysis_when_one_slice(session: Session) -> None:
+    session.one("setoption name Horizon value hand", "ok")
+    session.one("position deal seed 2", "ok")
+    got = session.ask("analyze worlds 1 seed 7", "analysis")
+    state = cf.State.new(cf.Rules.scopa(), seed=2)
+    an = cf.analyze(state, worlds=1, seed=7, horizon="hand")
+    values = {line.split(" move ")[1]: float(field(line, "value")) for line in got[:-1]}
+    assert values == {str(m.move): pytest.approx(m.mean, abs=1e-4) for m in an.moves}
+    assert got[-1].startswith("analysis seat 0 worlds 1 exact false stopped false ")
+
+
+def test_solve_matches_cf_solve(session: Session) -> None:
+    session.one("position deal seed 2", "ok")
+    got = session.ask("solve", "solution")
+    # The session's solver is fresh, as this one is: node counts depend on what it searched.
+    sol = cf.Solver().solve(cf.State.new(cf.Rules.scopa(), seed=2))
+    assert got[-1].startswith(f"solution value {sol.value:+d} nodes {sol.nodes} ")
+    assert got[-1].endswith("best " + ", ".join(str(m) for m in sol.best_moves))
+    assert {line.split(" move ")[1]: int(line.split()[2]) for line in got[:-1]} == {
+        str(m): v for m, v in sol.move_values.items()
+    }
+
+
+def test_report_of_a_finished_hand(session: Session) -> None:
+    state = cf.State.new(cf.Rules.chkobba(), seed=4)
+    moves = []
+    while not state.hand_over:
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.play(move)
+    session.one("rules chkobba", "ok")
+    session.one("position deal seed 4 moves " + ", ".join(moves), "ok")
+    assert session.one("legal", "legal") == "legal"
+    line = session.one("report", "report")
+    assert json.loads(line.removeprefix("report ")) == state.hand_report().to_dict()
+    session.one("nexthand", "ok")
+    status = session.one("status", "status")
+    assert f"hand {state.next_hand().hand_number} " in status
+
+
+def test_stop_ends_an_infinite_search(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    session.engine.handle("go infinite")
+    assert session.lines.get(timeout=10).startswith("info ")
+    start = time.perf_counter()
+    session.engine.handle("stop")
+    line = ""
+    while not line.startswith("bestmove"):
+        line = session.lines.get(timeout=10)
+    assert time.perf_counter() - start < 5
+    assert line.removeprefix("bestmove ") in moves_of(session.one("legal", "legal"))
+
+
+def test_nodes_budget_ends_a_hand_horizon_search(session: Session) -> None:
+    session.one("position deal seed 1", "ok")
+    got = session.ask("analyze nodes 50000 horizon hand worlds 1000", "analysis")
+    nodes = int(field(got[-1], "nodes"))
+    assert nodes >= 50000 and " stopped true " in got[-1]
+    assert int(field(got[-1], "worlds")) < 1000
+    answer = session.one("go nodes 50000", "bestmove")
+    assert answer.startswith("error a nodes budget needs the hand horizon"), answer
+
+
+def test_time_budget_ends_the_search(session: Session) -> None:
+    session.one("setoption name Horizon value hand", "ok")
+    session.one("position deal seed 1", "ok")
+    start = time.perf_counter()
+    got = session.ask("analyze time 200", "analysis")
+    assert time.perf_counter() - start < 5
+    assert " stopped true " in got[-1]
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("frobnicate", "frobnicate"),
+        ("lgeal", "did you mean legal"),
+        ("legal", "no position"),
+        ("setoption name Worlds value 0", "0"),
+        ("setoption name Depth value 3", "Depth"),
+        ("setoption Worlds 3", "Worlds 3"),
+        ("rules", "nothing"),
+        ("rules nosuch", "nosuch"),
+        ("rules scopa players 3", "3"),
+        ("rules scopa players", "players"),
+        ("rules scopa target=zero", "zero"),
+        ("rules scopa target", "target"),
+        ("rules scopa players 2 players=4", "twice"),
+        ("rules scopa game=escoba", "game"),
+        ("position fen abc", "fen"),
+        ("position deal seed -1", "-1"),
+        ("position deal seed x", "x"),
+        ("position deal seed 1 moves 7D x 3C+4S", "7D x 3C+4S"),
+        ("position deal seed 1 moves JC x 2D+6D,, KS", ",,"),
+    ],
+)
+def test_bad_input_gets_one_error_line(session: Session, line: str, token: str) -> None:
+    answer = session.one(line, "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert "\n" not in answer and "Traceback" not in answer
+    assert session.one("isready", "readyok") == "readyok"
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("play 9Z", "9Z"),
+        ("play KS", "KS"),
+        ("go worlds many", "many"),
+        ("go worlds 0", "0"),
+        ("go depth 3", "depth"),
+        ("go worlds", "worlds"),
+        ("go horizon forever", "forever"),
+        ("go time -5", "-5"),
+        ("solve now", "now"),
+        ("report", "not over"),
+    ],
+)
+def test_bad_input_on_a_position_leaves_it(session: Session, line: str, token: str) -> None:
+    session.one("position deal seed 1", "ok")
+    before = session.one("legal", "legal")
+    answer = session.one(line, "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert session.one("legal", "legal") == before
+
+
+def test_a_finished_hand_refuses_searches(session: Session) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    moves = []
+    while not state.hand_over:
+        moves.append(str(state.legal_moves()[0]))
+        state = state.play(moves[-1])
+    session.one("position deal seed 1 moves " + ", ".join(moves), "ok")
+    for line in ("go", "analyze", "solve", "play KS"):
+        assert session.one(line, "ok").startswith("error "), line
+
+
+def test_engine_process_reads_until_end_of_input() -> None:
+    """Commands piped in are all answered in full: the end of input stops no search that has
+    a budget."""
+    text = "capturefast\nposition deal seed 1\ngo worlds 20\nlegal\n"
+    out = subprocess.run(ENGINE, input=text, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-3].startswith("info worlds 20 "), lines[-4:]
+    assert lines[-2].startswith("bestmove ") and lines[-1].startswith("legal ")
+    assert lines[-2].removeprefix("bestmove ") in moves_of(lines[-1])
+    assert out.stderr == ""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no Node client")
+def test_node_client_plays_hands_against_the_engine() -> None:
+    node = shutil.which("node")
+    assert node is not None
+    out = subprocess.run([node, str(CLIENT), *ENGINE], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 failed" in out.stdout.splitlines()[-1], out.stdout
+
+
+def test_the_bot_of_docs_protocol_md_plays_a_hand() -> None:
+    """The page's whole-bot example, run as written but for how it starts the engine."""
+    page = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    code = re.search(r"```python\n(.*?)```", page, re.S)
+    assert code is not None
+    source = code[1].replace('["capturefast", "engine"]', repr(ENGINE))
+    assert repr(ENGINE) in source
+    out = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith('report {"game":"scopa"'), out.stdout
+
+
+@pytest.mark.parametrize("ending", ["quit\n", ""], ids=["quit", "end of input"])
+def test_quit_and_end_of_input_stop_an_infinite_search(ending: str) -> None:
+    text = "position deal seed 1\ngo infinite\n" + ending
+    out = subprocess.run(ENGINE, input=text, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.splitlines()[-1]
+    assert last.startswith("bestmove "), out.stdout[-500:]
+
+
+def test_slices_pool_to_the_statistics_of_their_worlds() -> None:
+    """Two one-world slices: the pooled mean and standard error are those of the two values,
+    computed here from two independent one-world analyses with the slices' seeds."""
+    state = cf.State.new(cf.Rules.escoba(), seed=8)
+    result = service.search(state, service.Budget(worlds=2, seed=5, horizon="round"))
+    seeds = [5, (5 + 0x9E3779B97F4A7C15) % 2**64]
+    per_world = [
+        {s.move: s.mean for s in cf.analyze(state, worlds=1, seed=k, horizon="round").moves}
+        for k in seeds
+    ]
+    assert result.worlds == 2 and not result.stopped
+    for stat in result.moves:
+        values = [w[stat.move] for w in per_world]
+        assert stat.mean == pytest.approx(statistics.fmean(values))
+        assert stat.stderr == pytest.approx(statistics.stdev(values) / math.sqrt(2), abs=1e-9)
+    assert [s.mean for s in result.moves] == sorted((s.mean for s in result.moves), reverse=True)
+
+
+WORDS = [
+    "capturefast",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "Worlds",
+    "Seed",
+    "Horizon",
+    "rules",
+    "scopa",
+    "escoba",
+    "chkobba",
+    "cirulla",
+    "players",
+    "2",
+    "4",
+    "target=21",
+    "position",
+    "deal",
+    "seed",
+    "moves",
+    "play",
+    "legal",
+    "status",
+    "go",
+    "worlds",
+    "time",
+    "horizon",
+    "round",
+    "hand",
+    "analyze",
+    "solve",
+    "report",
+    "nexthand",
+    "7D",
+    "x",
+    "3C+4S",
+    "KS",
+    ",",
+    "keep",
+    "claim",
+    "-1",
+    "0",
+    "1",
+    "99999999999999999999999",
+    "nan",
+    "\u00e9",
+]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=8).map(" ".join),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_any_command_lines_get_answers_never_exceptions(lines: list[str]) -> None:
+    """Random command lines, run in order: each is answered by lines that start with an
+    answer word, and none raises (budgets are capped so that a search stays short)."""
+    answers: list[str] = []
+    engine = Engine(answers.append)
+    words = ("id", "option", "capturefastok", "readyok", "ok", "legal", "status", "info")
+    finals = ("bestmove", "analysis", "solution", "report", "error")
+    for line in lines:
+        line = re.sub(r"\bworlds \S+|\binfinite\b|\btime \S+", "worlds 2", line)
+        engine.run(line.strip())
+    assert all(a.split(" ")[0] in words + finals for a in answers), answers
+    assert not any("Traceback" in a or "\n" in a for a in answers)
+
+
+def test_bytes_that_are_not_utf8_and_tabs() -> None:
+    """A byte that is not UTF-8 makes its word a bad one (an `error` line, no traceback);
+    tabs separate words as spaces do."""
+    text = b"posit\xffion deal seed 1\nposition\tdeal  seed 1\nplay \xfe\xfe\nlegal\n"
+    out = subprocess.run(ENGINE, input=text, capture_output=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == b"", out.stderr
+    lines = out.stdout.decode("utf-8").splitlines()
+    assert lines[0].startswith("error unknown command: posit\ufffdion"), lines
+    assert lines[1] == "ok"
+    assert lines[2].startswith("error ") and lines[3].startswith("legal JC x 2D+6D"), lines
+
+
+def test_a_reader_that_goes_away_ends_the_engine_quietly() -> None:
+    proc = subprocess.Popen(
+        ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdout.close()
+    proc.stdin.write(b"position deal seed 1\nlegal\ngo worlds 50\nlegal\n")
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
+
+
+def test_the_world_a_view_is_searched_in_has_that_view_and_the_same_analysis() -> None:
+    """What the engine's searches of a view rely on: the position they run on
+    (`service.searchable`) has the view as its view of the seat, on positions of random play of
+    every preset, and its analysis is the analysis of the real position."""
+    rng = random.Random(3)
+    for name in cf.variants.preset_names():
+        state = cf.State.new(cf.variants.rules(name), seed=rng.randrange(1000))
+        ply = 0
+        while not state.hand_over:
+            view = state.view(state.to_move)  # type: ignore[arg-type]
+            world = service.searchable(view)
+            assert world.view(view.seat) == view
+            if ply % 7 == 0:
+                a = cf.analyze(state, worlds=2, seed=ply)
+                assert cf.analyze(world, worlds=2, seed=ply) == a
+            state = state.play(rng.choice(state.legal_moves()))
+            ply += 1
+
+
+def test_position_notation_state_and_view(session: Session) -> None:
+    state = cf.State.new(cf.Rules.chkobba(players=4), seed=6)
+    for _ in range(5):
+        state = state.play(state.legal_moves()[-1])
+    assert session.one(f"position notation {state.to_notation()}", "ok") == "ok"
+    assert session.one("notation", "notation") == f"notation {state.to_notation()}"
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in state.legal_moves()]
+    view = state.view(state.to_move)  # type: ignore[arg-type]
+    assert session.one("notation view", "notation") == f"notation {view.to_notation()}"
+    by_state = session.ask("go worlds 7 seed 3", "bestmove")
+    # The view's search is the state's: one budget and seed, one answer.
+    assert session.one(f"position notation {view.to_notation()}", "ok") == "ok"
+    assert moves_of(session.one("legal", "legal")) == [str(m) for m in view.legal_moves()]
+    assert " hand - " in session.one("status", "status")
+    by_view = session.ask("go worlds 7 seed 3", "bestmove")
+    assert [untimed(line) for line in by_view] == [untimed(line) for line in by_state]
+    # The notation carries its rules: a deal after it is of those rules.
+    session.one("position deal seed 2", "ok")
+    assert moves_of(session.one("legal", "legal")) == [
+        str(m) for m in cf.State.new(cf.Rules.chkobba(players=4), seed=2).legal_moves()
+    ]
+
+
+def test_position_notation_then_moves(session: Session) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=4)
+    first = state.legal_moves()[0]
+    session.one(f"position notation {state.to_notation()} moves {first}", "ok")
+    assert session.one("notation", "notation") == f"notation {state.play(first).to_notation()}"
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("position notation scopa players=2 bogus", "bogus"),
+        ("position notation nosuch players=2", "nosuch"),
+        ("position notation", "missing"),
+        ("position notation VIEW moves KS", "KS"),
+        ("play KS", "view of seat"),
+        ("solve", "view of seat"),
+        ("report", "view of seat"),
+        ("nexthand", "view of seat"),
+        ("notation view", "view of seat"),
+        ("notation now", "now"),
+        ("go", "not to move"),
+    ],
+)
+def test_bad_input_on_a_view(session: Session, line: str, token: str) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    view = state.view(1).to_notation()  # seat 1 is not to move
+    session.one(f"position notation {view}", "ok")
+    answer = session.one(line.replace("VIEW", view), "ok")
+    assert answer.startswith("error ") and token in answer, answer
+    assert session.one("notation", "notation") == f"notation {view}"
+
+
+def test_go_bot_answers_the_bots_own_move(session: Session) -> None:
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=3)
+    session.one("rules escoba players 4", "ok")
+    session.one("position deal seed 3", "ok")
+    for name in [*cf.bot_names(), "pimc:worlds=30", "ismcts:iterations=200"]:
+        got = session.ask(f"go bot {name} seed 7", "bestmove")
+        assert got[0].startswith(f"info bot {name} time "), got
+        want = cf.Bot(name, seed=7).choose(state.view(state.to_move))  # type: ignore[arg-type]
+        assert got[-1] == f"bestmove {want}"
+    session.one(f"position notation {state.view(state.to_move).to_notation()}", "ok")  # type: ignore[arg-type]
+    assert session.ask("go bot expert", "bestmove")[-1].startswith("bestmove ")
+    for line, token in (
+        ("go bot nosuch", "nosuch"),
+        ("go bot", "bot"),
+        ("go bot expert worlds 3", "worlds 3"),
+        ("go bot pimc:worlds=0", "worlds"),
+    ):
+        answer = session.one(line, "bestmove")
+        assert answer.startswith("error ") and token in answer, answer

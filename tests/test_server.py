@@ -1,0 +1,355 @@
+"""The JSON server (docs/server.md) over loopback: a real `capturefast serve` process on a free
+port, a real HTTP client (httpx), every endpoint and every kind of bad input, and a schemathesis
+run of its OpenAPI description finding no 5xx."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import capturefast as cf
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the test extra installs httpx")
+pytest.importorskip("fastapi", reason="the server extra installs fastapi")
+
+TIME_LIMIT_MS = 3000
+SERVE = [sys.executable, "-m", "capturefast", "serve"]
+
+
+# Bounded: a few examples an operation, with a fixed seed, so that the run takes well under a
+# minute on 2 cores.
+SCHEMATHESIS = ["--max-examples", "25", "--seed", "1", "--no-color", "--request-timeout", "20"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--time-limit", str(TIME_LIMIT_MS)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(url + "/bots", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out, err = proc.communicate()
+            raise RuntimeError(f"the server did not start: {out}{err}")
+        time.sleep(0.1)
+    yield url
+    proc.terminate()
+    out, err = proc.communicate(timeout=10)
+    assert "Traceback" not in err, err
+
+
+def post(base: str, path: str, body: Any) -> Any:
+    return httpx.post(base + path, json=body, timeout=30)
+
+
+DEAL = {"deal": {"seed": 1}}
+
+
+def finished_hand(rules: cf.Rules, seed: int) -> tuple[cf.State, list[str]]:
+    state = cf.State.new(rules, seed=seed)
+    moves = []
+    while not state.hand_over:
+        moves.append(str(state.legal_moves()[-1]))
+        state = state.play(moves[-1])
+    return state, moves
+
+
+def test_presets_rules_and_bots(base: str) -> None:
+    presets = httpx.get(base + "/presets").json()
+    assert [p["name"] for p in presets] == cf.variants.preset_names()
+    assert presets[5]["rules"] == cf.variants.rules("cirulla").to_dict()
+    r = post(base, "/rules", {"preset": "escoba", "players": 4, "options": {"target": 31}})
+    assert r.status_code == 200
+    rules = cf.variants.rules("escoba", players=4, target=31)
+    assert r.json() == {"rules": rules.to_dict(), "description": cf.variants.describe(rules)}
+    assert httpx.get(base + "/bots").json() == cf.bot_names()
+
+
+def test_legal_from_a_deal_and_from_cards(base: str) -> None:
+    state = cf.State.new(cf.Rules.chkobba(players=4), seed=3)
+    first = str(state.legal_moves()[0])
+    body = {
+        "rules": {"preset": "chkobba", "players": 4},
+        "position": {"deal": {"seed": 3}, "moves": [first]},
+    }
+    got = post(base, "/legal", body).json()
+    after = state.play(first)
+    assert got == {
+        "to_move": after.to_move,
+        "hand_over": False,
+        "moves": [str(m) for m in after.legal_moves()],
+    }
+    rest = [str(cf.Card(i)) for i in range(40) if str(cf.Card(i)) not in ("7D", "KS", "3C", "4S")]
+    cards = {
+        "hands": [["7D"], ["KS"]],
+        "table": ["3C", "4S"],
+        "dealer": 1,
+        "last_capturer": 1,
+        "piles": [rest[:18], rest[18:]],
+    }
+    got = post(base, "/legal", {"position": {"cards": cards}}).json()
+    assert got["moves"] == ["7D x 3C+4S"]
+
+
+def test_move_and_analyze(base: str) -> None:
+    body = {"position": DEAL, "worlds": 31, "seed": 2}
+    got = post(base, "/move", body).json()
+    legal = [str(m) for m in cf.State.new(cf.Rules.scopa(), seed=1).legal_moves()]
+    assert got["move"] in legal and got["worlds"] == 31 and not got["stopped"]
+    assert sorted(v["move"] for v in got["values"]) == sorted(legal)
+    assert got["values"][0]["move"] == got["move"]
+    an = post(base, "/analyze", body).json()
+    assert an["values"] == got["values"] and "move" not in an
+    timed = post(base, "/analyze", {"position": DEAL, "worlds": 10_000, "time_ms": 100})
+    assert timed.status_code == 200 and timed.json()["stopped"]
+    assert timed.json()["nodes"] is None  # the round horizon counts none
+    body = {"position": DEAL, "worlds": 1000, "nodes": 50_000, "horizon": "hand"}
+    counted = post(base, "/analyze", body).json()
+    assert counted["stopped"] and counted["nodes"] >= 50_000 and counted["worlds"] < 1000
+
+
+def test_solve_matches_cf_solve(base: str) -> None:
+    got = post(base, "/solve", {"position": {"deal": {"seed": 2}}}).json()
+    sol = cf.solve(cf.State.new(cf.Rules.scopa(), seed=2))
+    # Node counts depend on what the thread's solver searched before; values do not.
+    assert got["value"] == sol.value and got["nodes"] > 0
+    assert got["best_moves"] == [str(m) for m in sol.best_moves]
+    assert {m["move"]: m["value"] for m in got["moves"]} == {
+        str(m): v for m, v in sol.move_values.items()
+    }
+
+
+def test_report_of_a_finished_hand(base: str) -> None:
+    state, moves = finished_hand(cf.Rules.escoba(), 7)
+    body = {"rules": {"preset": "escoba"}, "position": {"deal": {"seed": 7}, "moves": moves}}
+    got = post(base, "/report", body).json()
+    assert got == {"report": state.hand_report().to_dict(), "text": str(state.hand_report())}
+
+
+def test_simulate_matches_cf_simulate(base: str) -> None:
+    body = {"bots": ["greedy", "random"], "hands": 300, "seed": 5, "duplicate": True}
+    got = post(base, "/simulate", body).json()
+    want = cf.simulate(cf.Rules.scopa(), 300, bots=("greedy", "random"), duplicate=True, seed=5)
+    mine, theirs = dict(got), want.to_dict()
+    for d in (mine, theirs):
+        d.pop("seconds", None)
+        d.pop("threads", None)
+    assert mine == json.loads(json.dumps(theirs))
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "words"),
+    [
+        ("/legal", {"position": {"deal": {"seed": 1}, "moves": ["9Z"]}}, 400, "9Z"),
+        ("/legal", {"position": {"deal": {"seed": 1}, "moves": ["KS"]}}, 400, "KS"),
+        ("/legal", {"position": {"deal": {"seed": -1}}}, 422, "deal.seed"),
+        ("/legal", {"position": {"deal": {"seed": 2**64}}}, 422, "deal.seed"),
+        ("/legal", {"position": {}}, 422, "exactly one"),
+        ("/legal", {"position": {"deal": {"seed": 1}}, "extra": 1}, 422, "extra"),
+        ("/legal", {"rules": {"preset": "nosuch"}, "position": DEAL}, 400, "nosuch"),
+        ("/legal", {"rules": {"options": {"target": "x"}}, "position": DEAL}, 400, "target"),
+        ("/legal", {"rules": {"players": 3}, "position": DEAL}, 422, "players"),
+        (
+            "/legal",
+            {"rules": {"players": 2, "options": {"players": 4}}, "position": DEAL},
+            400,
+            "twice",
+        ),
+        ("/legal", {"rules": {"options": {"players": "x"}}, "position": DEAL}, 400, "x"),
+        ("/legal", {"rules": {"options": {"target": 10**30}}, "position": DEAL}, 400, "target"),
+        ("/legal", {"position": {"cards": {"hands": [["7D"], ["7D"]]}}}, 400, "7D"),
+        ("/move", {"position": DEAL, "worlds": 0}, 422, "worlds"),
+        ("/move", {"position": DEAL, "worlds": 10**9}, 422, "worlds"),
+        ("/move", {"position": DEAL, "time_ms": 10**9}, 422, "time_ms"),
+        ("/move", {"position": DEAL, "horizon": "forever"}, 422, "horizon"),
+        ("/move", {"position": DEAL, "nodes": 1000}, 400, "hand horizon"),
+        ("/move", {"position": DEAL, "nodes": 0, "horizon": "hand"}, 422, "nodes"),
+        ("/analyze", {"position": DEAL, "seed": "x"}, 422, "seed"),
+        ("/report", {"position": DEAL}, 400, "not over"),
+        ("/simulate", {"hands": 10**9}, 422, "hands"),
+        ("/simulate", {"bots": ["pimc"]}, 422, "bots"),
+        ("/simulate", {"bots": []}, 422, "bots"),
+    ],
+)
+def test_bad_input_is_a_4xx_with_a_message(
+    base: str, path: str, body: Any, status: int, words: str
+) -> None:
+    r = post(base, path, body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"], r.json()
+
+
+def test_a_finished_hand_refuses_searches(base: str) -> None:
+    _, moves = finished_hand(cf.Rules.scopa(), 1)
+    for path in ("/move", "/analyze", "/solve"):
+        r = post(base, path, {"position": {"deal": {"seed": 1}, "moves": moves}})
+        assert r.status_code == 400 and "hand is over" in r.json()["error"], r.text
+
+
+def test_malformed_bodies(base: str) -> None:
+    for raw in (b"{", b"[1, 2]", b"null", b"\xff\xfe", b'{"position": 3}'):
+        r = httpx.post(base + "/legal", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["error"], (raw, r.text)
+
+
+def test_huge_bodies_are_refused_with_413(base: str) -> None:
+    big = {"position": DEAL, "pad": "x" * 100_000}
+    r = post(base, "/legal", big)
+    assert r.status_code == 413 and "limit" in r.json()["error"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the size is counted as it streams
+        yield b'{"position": {"deal": {"seed": 1}}, "pad": "'
+        for _ in range(100):
+            yield b"x" * 1000
+        yield b'"}'
+
+    r = httpx.post(base + "/legal", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413, r.text
+
+
+def test_too_long_work_is_refused_with_408(base: str) -> None:
+    start = time.monotonic()
+    r = post(base, "/simulate", {"bots": ["expert"], "hands": 100_000})
+    assert r.status_code == 408 and "time budget" in r.json()["error"], r.text
+    assert time.monotonic() - start < TIME_LIMIT_MS / 1000 + 5
+    # The server is still there, and answers at once.
+    assert post(base, "/legal", {"position": DEAL}).status_code == 200
+
+
+def test_openapi_and_docs_pages(base: str) -> None:
+    spec = httpx.get(base + "/openapi.json").json()
+    assert {"/legal", "/move", "/solve", "/analyze", "/report", "/simulate", "/presets"} <= set(
+        spec["paths"]
+    )
+    assert httpx.get(base + "/docs").status_code == 200
+
+
+@pytest.mark.skipif(
+    shutil.which("schemathesis") is None
+    and not os.path.exists(os.path.join(os.path.dirname(sys.executable), "schemathesis")),
+    reason="the test extra installs schemathesis",
+)
+def test_schemathesis_finds_no_server_error(base: str) -> None:
+    exe = os.path.join(os.path.dirname(sys.executable), "schemathesis")
+    out = subprocess.run(
+        [exe, "run", base + "/openapi.json", "--checks", "not_a_server_error", *SCHEMATHESIS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+
+
+def test_load_script_runs_without_errors() -> None:
+    """A 2-second smoke run of benches/load_server.py (its figures come from a 20 s run)."""
+    script = os.path.join(os.path.dirname(__file__), "..", "benches", "load_server.py")
+    out = subprocess.run(
+        [sys.executable, script, "--clients", "4", "--seconds", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    result = json.loads(out.stdout)
+    assert result["errors"] == 0 and result["requests"] > 0
+
+
+def test_a_long_search_does_not_hold_up_other_requests(base: str) -> None:
+    """A 2-second search runs in the threadpool with the GIL released: short requests sent
+    meanwhile are answered at once."""
+    body = {"position": DEAL, "worlds": 10_000, "time_ms": 2000, "horizon": "hand"}
+    long: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: long.update(r=post(base, "/analyze", body)))
+    worker.start()
+    time.sleep(0.3)
+    for _ in range(5):
+        start = time.monotonic()
+        assert post(base, "/legal", {"position": DEAL}).status_code == 200
+        assert time.monotonic() - start < 0.5
+    assert worker.is_alive(), "the search ended before the short requests were timed"
+    worker.join()
+    assert long["r"].status_code == 200 and long["r"].json()["stopped"]
+
+
+def test_positions_in_the_notation(base: str) -> None:
+    state = cf.State.new(cf.Rules.escoba(players=4), seed=9)
+    state = state.play(state.legal_moves()[0])
+    line = state.to_notation()
+    got = post(base, "/legal", {"position": {"notation": line}}).json()
+    assert got["moves"] == [str(m) for m in state.legal_moves()]
+    view = state.view(state.to_move).to_notation()  # type: ignore[arg-type]
+    assert post(base, "/legal", {"position": {"notation": view}}).json()["moves"] == got["moves"]
+    # A view's search is the state's, and the notation's rules are the ones used.
+    body = {"rules": {"preset": "chkobba"}, "worlds": 9, "seed": 4}
+    by_state = post(base, "/move", {**body, "position": {"notation": line}}).json()
+    by_view = post(base, "/move", {**body, "position": {"notation": view}}).json()
+    for d in (by_state, by_view):
+        d.pop("time_ms")
+    assert by_view == by_state
+    assert by_state["move"] in got["moves"]
+    nxt = post(base, "/legal", {"position": {"notation": line, "moves": [got["moves"][0]]}})
+    assert nxt.json()["moves"] == [str(m) for m in state.play(got["moves"][0]).legal_moves()]
+
+
+@pytest.mark.parametrize(
+    ("path", "position", "status", "words"),
+    [
+        ("/legal", {"notation": "scopa players=2 bogus"}, 400, "bogus"),
+        ("/legal", {"notation": "x" * 3000}, 422, "notation"),
+        ("/legal", {"notation": "scopa", "deal": {"seed": 1}}, 422, "exactly one"),
+        ("/legal", {"notation": "VIEW", "moves": ["KS"]}, 400, "KS"),
+        ("/solve", {"notation": "VIEW"}, 400, "view of seat"),
+        ("/report", {"notation": "VIEW"}, 400, "view of seat"),
+        ("/move", {"notation": "OTHER"}, 400, "not to move"),
+    ],
+)
+def test_bad_notation_is_a_4xx(
+    base: str, path: str, position: dict[str, Any], status: int, words: str
+) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    lines = {"VIEW": state.view(0).to_notation(), "OTHER": state.view(1).to_notation()}
+    if position.get("notation") in lines:
+        position = {**position, "notation": lines[position["notation"]]}
+    r = post(base, path, {"position": position})
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"], r.json()
+
+
+def test_move_of_a_named_bot(base: str) -> None:
+    state = cf.State.new(cf.Rules.scopa(), seed=5)
+    view = state.view(state.to_move)  # type: ignore[arg-type]
+    for name in [*cf.bot_names(), "pimc:worlds=30", "ismcts:iterations=200"]:
+        want = str(cf.Bot(name, seed=2).choose(view))
+        for position in ({"deal": {"seed": 5}}, {"notation": view.to_notation()}):
+            got = post(base, "/move", {"position": position, "bot": name, "seed": 2})
+            assert got.status_code == 200, got.text
+            assert got.json()["move"] == want and got.json()["bot"] == name
+    for name, words in (("nosuch", "nosuch"), ("pimc:worlds=0", "worlds")):
+        r = post(base, "/move", {"position": DEAL, "bot": name})
+        assert r.status_code == 400 and words in r.json()["error"], r.text
