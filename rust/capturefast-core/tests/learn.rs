@@ -280,6 +280,7 @@ fn layouts_carry_seats_and_sides_as_data() {
 
 struct Buffers {
     obs: Vec<f32>,
+    final_obs: Vec<f32>,
     mask: Vec<bool>,
     reward: Vec<f32>,
     side_rewards: Vec<f32>,
@@ -293,6 +294,7 @@ impl Buffers {
         let n = env.num_envs();
         Buffers {
             obs: vec![0.0; n * env.layout().len()],
+            final_obs: vec![0.0; n * env.layout().len()],
             mask: vec![false; n * NUM_ACTIONS],
             reward: vec![0.0; n],
             side_rewards: vec![0.0; n * env.layout().num_sides()],
@@ -305,6 +307,7 @@ impl Buffers {
     fn out(&mut self) -> Outputs<'_> {
         Outputs {
             obs: &mut self.obs,
+            final_obs: &mut self.final_obs,
             mask: &mut self.mask,
             reward: &mut self.reward,
             side_rewards: &mut self.side_rewards,
@@ -347,6 +350,19 @@ fn run(rules: &Rules, cfg: EnvConfig, steps: usize) -> (Vec<f32>, Vec<f32>, Vec<
     for _ in 0..steps {
         let actions = b.random_actions(&mut rng);
         env.step(&actions, &mut b.out()).unwrap();
+        let d = env.layout().len();
+        let phase = env
+            .layout()
+            .fields()
+            .iter()
+            .find(|f| f.name == "phase")
+            .unwrap()
+            .offset;
+        for (k, &t) in b.terminated.iter().enumerate() {
+            // The final observation shows the hand over (or the match over).
+            let last = &b.final_obs[k * d..(k + 1) * d];
+            assert!(!t || last[phase + 3] + last[phase + 4] > 0.5);
+        }
         obs.extend_from_slice(&b.obs);
         rew.extend_from_slice(&b.side_rewards);
         term.extend_from_slice(&b.terminated);

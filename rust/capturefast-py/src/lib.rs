@@ -9,6 +9,7 @@ mod batch;
 mod card;
 mod convert;
 mod errors;
+mod learn;
 mod moves;
 mod opening;
 mod rules;
@@ -33,6 +34,10 @@ mod _core {
     use crate::batch::{bot_names, random_hands, sim_seeds, simulate_arrays};
     #[pymodule_export]
     use crate::card::PyCard;
+    #[pymodule_export]
+    use crate::learn::{
+        PyActionState, PyVecEnv, action_name, actions_of, num_actions, observation_fields,
+    };
     #[pymodule_export]
     use crate::moves::PyMove;
     #[pymodule_export]

@@ -80,6 +80,9 @@ pub struct EnvConfig {
 pub struct Outputs<'a> {
     /// `N * D`: the observation of the seat to act.
     pub obs: &'a mut [f32],
+    /// `N * D`: for a game whose episode ended in this step, the observation of the seat
+    /// that acted at the end of it (the hand over); other rows are left as they were.
+    pub final_obs: &'a mut [f32],
     /// `N * NUM_ACTIONS`: its legal-action mask.
     pub mask: &'a mut [bool],
     /// `N`: the reward of the side of the seat that acted.
@@ -111,7 +114,129 @@ pub struct VecEnv {
     config: EnvConfig,
     layout: ObsLayout,
     slots: Vec<Slot>,
-    pool: rayon::ThreadPool,
+    /// `None` with one thread: every call runs on the caller's thread.
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// The fewest games a task of the pool steps.
+const MIN_CHUNK: usize = 16;
+
+/// What [`VecEnv::run`] does to each game.
+#[derive(Clone, Copy)]
+enum Op {
+    /// Episode 0 of every game from this seed.
+    Reseed(u64),
+    /// Every game's next episode.
+    NextEpisode,
+    /// One action per game.
+    Step,
+}
+
+/// A run of consecutive games and their output rows.
+struct Rows<'a> {
+    /// The index of the first game.
+    first: usize,
+    slots: &'a mut [Slot],
+    /// Empty unless stepping.
+    actions: &'a [i64],
+    obs: &'a mut [f32],
+    final_obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    reward: &'a mut [f32],
+    side_rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    seat: &'a mut [i64],
+}
+
+impl<'a> Rows<'a> {
+    /// Cuts the rows into runs of `chunk` games.
+    fn split(self, chunk: usize, layout: &ObsLayout) -> Vec<Rows<'a>> {
+        let (d, sides) = (layout.len(), layout.num_sides());
+        let mut parts = Vec::with_capacity(self.slots.len().div_ceil(chunk));
+        let mut rest = self;
+        while rest.slots.len() > chunk {
+            let k = chunk;
+            let (slots, slots_b) = rest.slots.split_at_mut(k);
+            let (obs, obs_b) = rest.obs.split_at_mut(k * d);
+            let (final_obs, final_b) = rest.final_obs.split_at_mut(k * d);
+            let (mask, mask_b) = rest.mask.split_at_mut(k * NUM_ACTIONS);
+            let (reward, reward_b) = rest.reward.split_at_mut(k);
+            let (side_rewards, side_b) = rest.side_rewards.split_at_mut(k * sides);
+            let (terminated, term_b) = rest.terminated.split_at_mut(k);
+            let (truncated, trunc_b) = rest.truncated.split_at_mut(k);
+            let (seat, seat_b) = rest.seat.split_at_mut(k);
+            let (actions, actions_b) = rest.actions.split_at(k.min(rest.actions.len()));
+            parts.push(Rows {
+                first: rest.first,
+                slots,
+                actions,
+                obs,
+                final_obs,
+                mask,
+                reward,
+                side_rewards,
+                terminated,
+                truncated,
+                seat,
+            });
+            rest = Rows {
+                first: rest.first + k,
+                slots: slots_b,
+                actions: actions_b,
+                obs: obs_b,
+                final_obs: final_b,
+                mask: mask_b,
+                reward: reward_b,
+                side_rewards: side_b,
+                terminated: term_b,
+                truncated: trunc_b,
+                seat: seat_b,
+            };
+        }
+        parts.push(rest);
+        parts
+    }
+
+    /// Applies `op` to each game of the run and writes its rows.
+    fn apply(&mut self, op: Op, rules: &Rules, layout: &ObsLayout, config: &EnvConfig) {
+        let (d, sides) = (layout.len(), layout.num_sides());
+        for (k, slot) in self.slots.iter_mut().enumerate() {
+            let rewards = &mut self.side_rewards[k * sides..(k + 1) * sides];
+            let obs = &mut self.obs[k * d..(k + 1) * d];
+            let (mut terminated, mut truncated) = (false, false);
+            match op {
+                Op::Reseed(seed) => {
+                    slot.game_seed = deal_seed(seed, (self.first + k) as u64);
+                    slot.episode = 0;
+                    slot.start_episode(rules, config);
+                    rewards.fill(0.0);
+                    self.reward[k] = 0.0;
+                }
+                Op::NextEpisode => {
+                    slot.episode += 1;
+                    slot.start_episode(rules, config);
+                    rewards.fill(0.0);
+                    self.reward[k] = 0.0;
+                }
+                Op::Step => {
+                    let acted = slot.step(rules, config, self.actions[k] as usize, rewards);
+                    self.reward[k] = rewards[layout.sides()[usize::from(acted.seat)]];
+                    (terminated, truncated) = (acted.terminated, acted.truncated);
+                    if terminated || truncated {
+                        let last = &mut self.final_obs[k * d..(k + 1) * d];
+                        layout.write(rules, &slot.state, acted.seat, None, last);
+                        slot.episode += 1;
+                        slot.start_episode(rules, config);
+                    }
+                }
+            }
+            self.terminated[k] = terminated;
+            self.truncated[k] = truncated;
+            let mask = &mut self.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
+            self.seat[k] = slot.write(rules, layout, obs, mask);
+        }
+    }
 }
 
 /// The largest number of games an environment holds.
@@ -138,10 +263,16 @@ impl VecEnv {
                 config.num_envs
             )));
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(resolve_threads(config.threads))
-            .build()
-            .map_err(|e| Error::Argument(format!("cannot start the env's threads: {e}")))?;
+        let threads = resolve_threads(config.threads);
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::Argument(format!("cannot start the env's threads: {e}")))?;
+            Some(pool)
+        } else {
+            None
+        };
         let layout = if config.full_information {
             ObsLayout::full(rules)
         } else {
@@ -164,7 +295,11 @@ impl VecEnv {
             slots,
             pool,
         };
-        env.reseed(seed);
+        // Serially: the results are the same, and the pool may have one thread only.
+        for (i, slot) in env.slots.iter_mut().enumerate() {
+            slot.game_seed = deal_seed(seed, i as u64);
+            slot.start_episode(&env.rules, &env.config);
+        }
         Ok(env)
     }
 
@@ -203,72 +338,49 @@ impl VecEnv {
         self.slots[i].episode
     }
 
-    /// Starts every game's first episode from `seed`.
-    fn reseed(&mut self, seed: u64) {
-        let (rules, config) = (&self.rules, &self.config);
-        self.pool.install(|| {
-            self.slots.par_iter_mut().enumerate().for_each(|(i, slot)| {
-                slot.game_seed = deal_seed(seed, i as u64);
-                slot.episode = 0;
-                slot.start_episode(rules, config);
-            });
-        });
-    }
-
     /// Resets every game: from `seed`, episode 0 of each (`Some`), or each game's next
     /// episode (`None`). Writes the first decision of each into `out` (rewards 0, flags false).
     pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<(), Error> {
         self.check_outputs(out)?;
-        if let Some(s) = seed {
-            self.reseed(s);
-        } else {
-            let (rules, config) = (&self.rules, &self.config);
-            self.pool.install(|| {
-                self.slots.par_iter_mut().for_each(|slot| {
-                    slot.episode += 1;
-                    slot.start_episode(rules, config);
-                });
-            });
-        }
-        out.reward.fill(0.0);
-        out.side_rewards.fill(0.0);
-        out.terminated.fill(false);
-        out.truncated.fill(false);
-        self.write_all(out);
+        let op = seed.map_or(Op::NextEpisode, Op::Reseed);
+        self.run(op, &[], out);
         Ok(())
     }
 
-    /// Writes every game's current observation, mask and seat into `out`.
-    fn write_all(&mut self, out: &mut Outputs<'_>) {
-        let (rules, layout) = (&self.rules, &self.layout);
-        let (d, chunk) = (layout.len(), self.chunk());
-        self.pool.install(|| {
-            (
-                self.slots.par_chunks_mut(chunk),
-                out.obs.par_chunks_mut(chunk * d),
-                out.mask.par_chunks_mut(chunk * NUM_ACTIONS),
-                out.seat.par_chunks_mut(chunk),
-            )
-                .into_par_iter()
-                .for_each(|(slots, obs, mask, seat)| {
-                    for (k, slot) in slots.iter_mut().enumerate() {
-                        seat[k] = slot.write(
-                            rules,
-                            layout,
-                            &mut obs[k * d..(k + 1) * d],
-                            &mut mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS],
-                        );
-                    }
-                });
-        });
+    /// Applies `op` to every game, in chunks of rows on the pool (or on this thread when the
+    /// pool has one thread or the games are few: the results are the same).
+    fn run(&mut self, op: Op, actions: &[i64], out: &mut Outputs<'_>) {
+        let (rules, layout, config) = (&self.rules, &self.layout, &self.config);
+        let chunk = self.chunk();
+        let rows = Rows {
+            first: 0,
+            slots: &mut self.slots,
+            actions,
+            obs: &mut *out.obs,
+            final_obs: &mut *out.final_obs,
+            mask: &mut *out.mask,
+            reward: &mut *out.reward,
+            side_rewards: &mut *out.side_rewards,
+            terminated: &mut *out.terminated,
+            truncated: &mut *out.truncated,
+            seat: &mut *out.seat,
+        };
+        let parts = rows.split(chunk, layout);
+        let work = |mut part: Rows<'_>| part.apply(op, rules, layout, config);
+        match &self.pool {
+            Some(pool) if parts.len() > 1 => pool.install(|| parts.into_par_iter().for_each(work)),
+            _ => parts.into_iter().for_each(work),
+        }
     }
 
-    /// Games per task: a few tasks per thread, so that a slow game does not hold a thread.
+    /// Games per task: a few tasks per thread, so that a slow game does not hold a thread,
+    /// and at least `MIN_CHUNK`, so that a task outweighs handing it to a thread.
     fn chunk(&self) -> usize {
-        self.slots
-            .len()
-            .div_ceil(self.pool.current_num_threads() * 8)
-            .max(1)
+        let threads = self
+            .pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads);
+        self.slots.len().div_ceil(threads * 8).max(MIN_CHUNK)
     }
 
     /// Checks that `out` has the lengths of this environment.
@@ -276,6 +388,7 @@ impl VecEnv {
         let n = self.slots.len();
         let want = [
             ("obs", out.obs.len(), n * self.layout.len()),
+            ("final_obs", out.final_obs.len(), n * self.layout.len()),
             ("mask", out.mask.len(), n * NUM_ACTIONS),
             ("reward", out.reward.len(), n),
             (
@@ -330,43 +443,7 @@ impl VecEnv {
     pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<(), Error> {
         self.check_outputs(out)?;
         self.check_actions(actions)?;
-        let (rules, layout, config) = (&self.rules, &self.layout, &self.config);
-        let (d, sides, chunk) = (layout.len(), layout.num_sides(), self.chunk());
-        self.pool.install(|| {
-            (
-                self.slots.par_chunks_mut(chunk),
-                actions.par_chunks(chunk),
-                out.obs.par_chunks_mut(chunk * d),
-                out.mask.par_chunks_mut(chunk * NUM_ACTIONS),
-                out.reward.par_chunks_mut(chunk),
-                out.side_rewards.par_chunks_mut(chunk * sides),
-                out.terminated.par_chunks_mut(chunk),
-                out.truncated.par_chunks_mut(chunk),
-                out.seat.par_chunks_mut(chunk),
-            )
-                .into_par_iter()
-                .for_each(
-                    |(slots, acts, obs, mask, reward, side_rewards, term, trunc, seat)| {
-                        for (k, slot) in slots.iter_mut().enumerate() {
-                            let rewards = &mut side_rewards[k * sides..(k + 1) * sides];
-                            let acted = slot.step(rules, config, acts[k] as usize, rewards);
-                            reward[k] = rewards[layout.sides()[usize::from(acted.seat)]];
-                            term[k] = acted.terminated;
-                            trunc[k] = acted.truncated;
-                            if acted.terminated || acted.truncated {
-                                slot.episode += 1;
-                                slot.start_episode(rules, config);
-                            }
-                            seat[k] = slot.write(
-                                rules,
-                                layout,
-                                &mut obs[k * d..(k + 1) * d],
-                                &mut mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS],
-                            );
-                        }
-                    },
-                );
-        });
+        self.run(Op::Step, actions, out);
         Ok(())
     }
 
