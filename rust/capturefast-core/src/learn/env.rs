@@ -420,20 +420,7 @@ impl VecEnv {
             )));
         }
         for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            let legal = usize::try_from(a).is_ok_and(|a| slot.decision.is_legal(a));
-            if !legal {
-                let what = usize::try_from(a)
-                    .ok()
-                    .and_then(|a| action_name(a).ok())
-                    .map_or_else(
-                        || format!("ids are 0 to {}", NUM_ACTIONS - 1),
-                        |name| format!("{name}, not in the mask"),
-                    );
-                return Err(Error::IllegalMove(format!(
-                    "illegal action for game {i} of the env ({what}): {a}\n\
-                     hint: choose among the actions whose `mask` entry is true"
-                )));
-            }
+            check_action(i, a, slot)?;
         }
         Ok(())
     }
@@ -444,6 +431,50 @@ impl VecEnv {
         self.check_outputs(out)?;
         self.check_actions(actions)?;
         self.run(Op::Step, actions, out);
+        Ok(())
+    }
+
+    /// [`VecEnv::step`] for game `i` alone, the others unchanged: `out` holds that game's
+    /// rows only (one row each). For a single-game adapter, which steps one game at a time.
+    pub fn step_game(&mut self, i: usize, action: i64, out: &mut Outputs<'_>) -> Result<(), Error> {
+        let n = self.slots.len();
+        if i >= n {
+            return Err(Error::Argument(format!(
+                "the env has {n} games, no game: {i}"
+            )));
+        }
+        let (d, sides) = (self.layout.len(), self.layout.num_sides());
+        let want = [
+            out.obs.len() == d,
+            out.final_obs.len() == d,
+            out.mask.len() == NUM_ACTIONS,
+            out.reward.len() == 1,
+            out.side_rewards.len() == sides,
+            out.terminated.len() == 1,
+            out.truncated.len() == 1,
+            out.seat.len() == 1,
+        ];
+        if want.contains(&false) {
+            return Err(Error::Argument(
+                "the buffers of one game must hold one row each".into(),
+            ));
+        }
+        check_action(i, action, &self.slots[i])?;
+        let actions = [action];
+        let mut rows = Rows {
+            first: i,
+            slots: &mut self.slots[i..=i],
+            actions: &actions,
+            obs: &mut *out.obs,
+            final_obs: &mut *out.final_obs,
+            mask: &mut *out.mask,
+            reward: &mut *out.reward,
+            side_rewards: &mut *out.side_rewards,
+            terminated: &mut *out.terminated,
+            truncated: &mut *out.truncated,
+            seat: &mut *out.seat,
+        };
+        rows.apply(Op::Step, &self.rules, &self.layout, &self.config);
         Ok(())
     }
 
@@ -473,6 +504,24 @@ impl VecEnv {
             .write(&self.rules, &slot.state, seat, Some(&slot.decision), out);
         Ok(())
     }
+}
+
+/// Whether action `a` is legal in game `i` (`slot`): an error naming both if not.
+fn check_action(i: usize, a: i64, slot: &Slot) -> Result<(), Error> {
+    if usize::try_from(a).is_ok_and(|a| slot.decision.is_legal(a)) {
+        return Ok(());
+    }
+    let what = usize::try_from(a)
+        .ok()
+        .and_then(|a| action_name(a).ok())
+        .map_or_else(
+            || format!("ids are 0 to {}", NUM_ACTIONS - 1),
+            |name| format!("{name}, not in the mask"),
+        );
+    Err(Error::IllegalMove(format!(
+        "illegal action for game {i} of the env ({what}): {a}\n\
+         hint: choose among the actions whose `mask` entry is true"
+    )))
 }
 
 /// What a step did in one game.
