@@ -74,6 +74,15 @@ fn fields(layout: &ObsLayout) -> Vec<(&'static str, usize, usize)> {
         .collect()
 }
 
+/// What `VecEnv.step_one` returns: observation, mask, reward, terminated, truncated.
+type OneStep<'py> = (
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    f32,
+    bool,
+    bool,
+);
+
 /// The output arrays of a vector env, owned by it and rewritten by every step.
 struct Arrays {
     obs: Py<PyArray2<f32>>,
@@ -290,13 +299,7 @@ impl PyVecEnv {
         py: Python<'py>,
         #[pyo3(from_py_with = convert::arg::items)] game: u64,
         action: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyArray1<f32>>,
-        Bound<'py, PyArray1<bool>>,
-        f32,
-        bool,
-        bool,
-    )> {
+    ) -> PyResult<OneStep<'py>> {
         let action: i64 = action.extract().map_err(|_| {
             ArgumentError::new_err(format!("an action is an int id, got: {action}"))
         })?;
