@@ -544,6 +544,21 @@ impl PyActionState {
         Ok(PyArray1::from_vec(py, out))
     }
 
+    /// Each side's point difference for the hand once it is over (`HandScore.margin`), else
+    /// `None`.
+    fn hand_margins(&self) -> Option<Vec<i32>> {
+        let layout = ObsLayout::seat(&self.rules.0);
+        (0..layout.num_sides())
+            .map(|side| self.state.hand_margin(&self.rules.0, side))
+            .collect()
+    }
+
+    /// The side of each seat.
+    #[getter]
+    fn sides(&self) -> Vec<usize> {
+        ObsLayout::seat(&self.rules.0).sides().to_vec()
+    }
+
     fn __repr__(&self) -> String {
         match self.decision.building() {
             Some((_, c, taken)) => format!("ActionState(building {c} x {taken})"),
