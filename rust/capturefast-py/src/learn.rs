@@ -559,6 +559,17 @@ impl PyActionState {
         ObsLayout::seat(&self.rules.0).sides().to_vec()
     }
 
+    /// Itself: an `ActionState` is immutable (for `copy.deepcopy`, which OpenSpiel's Python
+    /// games clone states with).
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
+    /// Itself: an `ActionState` is immutable.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
     fn __repr__(&self) -> String {
         match self.decision.building() {
             Some((_, c, taken)) => format!("ActionState(building {c} x {taken})"),
