@@ -84,7 +84,7 @@ def _env(num_envs: int = 8, **kw: object) -> VecEnv:
 
 def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of `mask`."""
-    rows, cols = np.nonzero(mask)
+    _, cols = np.nonzero(mask)
     counts = mask.sum(1)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
@@ -226,7 +226,7 @@ def test_gymnasium_vector_env() -> None:
     ended = 0
     for _ in range(40):
         actions = _random_actions(info["action_mask"], rng)
-        obs, reward, terminated, truncated, info = venv.step(actions)
+        obs, _, terminated, truncated, info = venv.step(actions)
         if terminated.any():
             ended += 1
             assert info["_final_obs"].tolist() == (terminated | truncated).tolist()
@@ -265,10 +265,9 @@ def test_pettingzoo_rewards_are_the_sides_point_differences() -> None:
 
 def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
     pytest.importorskip("pyspiel")
+    import capturefast.envs.openspiel  # noqa: F401  (registers the game)
     import pyspiel
     from open_spiel.python.algorithms import mcts
-
-    import capturefast.envs.openspiel  # noqa: F401  (registers the game)
 
     for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
         game = pyspiel.load_game("python_capturefast" + spec)

@@ -8,9 +8,7 @@ from capturefast._core import Rules
 from capturefast.errors import ArgumentError
 
 
-def seat_players(
-    rules: Rules, seat: int, opponents: str | Sequence[str]
-) -> list[str | None]:
+def seat_players(rules: Rules, seat: int, opponents: str | Sequence[str]) -> list[str | None]:
     """The `seats` of a `VecEnv` with the learner in `seat` and bots elsewhere.
 
     Args:

@@ -17,7 +17,7 @@ env always raises.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -57,7 +57,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
         render_mode: `None` or `ansi` (the state as text).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(
         self,
@@ -87,7 +87,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
             self.rules, 1, seats=seats, reward=reward, max_steps=max_steps, threads=1
         )
         self.action_space = spaces.Discrete(VecEnv.num_actions)
-        self.observation_space = _observation_space(self._env.obs_size)
+        self.observation_space = cast("spaces.Space[Obs]", _observation_space(self._env.obs_size))
         self._mask = np.zeros(VecEnv.num_actions, dtype=bool)
         # Whether the core's game is at the start of an episode nobody has played yet (after
         # its auto-reset), which the next `reset()` then hands out as it is.
@@ -119,12 +119,12 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
             a = int(action)
         except (TypeError, ValueError):
             raise ArgumentError(f"an action is an int id: {action!r}") from None
-        if not 0 <= a < VecEnv.num_actions or not self._mask[a]:
-            if self.illegal_action == "terminate":
-                info = {"action_mask": self._mask.copy(), "illegal_action": True}
-                obs = self._env.observe(0, self.seat)
-                self._fresh = False
-                return obs, self.illegal_reward, True, False, info
+        legal = 0 <= a < VecEnv.num_actions and self._mask[a]
+        if not legal and self.illegal_action == "terminate":
+            info = {"action_mask": self._mask.copy(), "illegal_action": True}
+            obs = self._env.observe(0, self.seat)
+            self._fresh = False
+            return obs, self.illegal_reward, True, False, info
         obs, mask, reward, terminated, truncated = self._env.step_one(0, a)
         self._fresh = terminated or truncated
         # The next decision's mask (the next episode's after an auto-reset).
@@ -135,7 +135,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
         """The legal actions of the current decision (bool, `num_actions`)."""
         return self._mask
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The state as text under `render_mode="ansi"`."""
         if self.render_mode == "ansi":
             return str(self._env.state(0))
@@ -161,7 +161,7 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         threads: worker threads (0: one per core).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(
         self,
@@ -201,7 +201,9 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def step(
         self, actions: npt.ArrayLike
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
         """Takes one action per game."""
         a = np.asarray(actions)
         if a.dtype != np.int64 and np.issubdtype(a.dtype, np.integer):

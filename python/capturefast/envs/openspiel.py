@@ -75,7 +75,7 @@ def _rules(params: dict[str, Any]) -> Rules:
     return variants.rules(str(params["variant"]), players=players, **overrides)
 
 
-class CaptureGame(pyspiel.Game):  # type: ignore[misc]
+class CaptureGame(pyspiel.Game):
     """One hand of a capture game."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -104,7 +104,7 @@ class CaptureGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.rules, perfect_recall)
 
 
-class CaptureState(pyspiel.State):  # type: ignore[misc]
+class CaptureState(pyspiel.State):
     """A hand in progress: the deal's chance outcomes, then an `ActionState`."""
 
     def __init__(self, game: CaptureGame) -> None:
@@ -200,8 +200,8 @@ class _Observer:
         self.tensor[: self._obs_len] = state._state.observation(player)
         if not self._perfect_recall:
             return
-        for card in state._dealt[player]:
-            self.dict["dealt_hand"][card.id] = 1.0
+        for dealt in state._dealt[player]:
+            self.dict["dealt_hand"][dealt.id] = 1.0
         played, captured = self.dict["played_by"], self.dict["captured_at"]
         for k, (seat, card, taken) in enumerate(state._moves):
             when = (k + 1) / _MOVE_SCALE

@@ -47,7 +47,7 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
         self.rules = rules if rules is not None else Rules.scopa()
         n = self.rules.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
-        self.agents = []
+        self.agents: list[str] = []
         size = sum(length for _, _, length in observation_fields(self.rules))
         space = spaces.Dict(
             {
