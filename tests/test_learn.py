@@ -6,6 +6,8 @@ vector env's arrays and errors, and the framework adapters through their own che
 
 from __future__ import annotations
 
+import doctest
+import pathlib
 import random
 import threading
 import warnings
@@ -286,3 +288,11 @@ def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
     assert returns[0] == -returns[1], "partners share, sides oppose"
     info = state.information_state_tensor(0)
     assert len(info) == game.information_state_tensor_size() > game.observation_tensor_size()
+
+
+def test_learning_doc_examples_run() -> None:
+    doc = pathlib.Path(__file__).resolve().parents[1] / "docs" / "learning.md"
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testfile(str(doc), module_relative=False, optionflags=flags)
+    assert result.attempted > 0
+    assert result.failed == 0
