@@ -21,6 +21,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 /// Games stepped per call.
 const N: usize = 1024;
+/// Hands per iteration of the core's random play.
+const HANDS: u64 = 64;
 const SEED: u64 = 0xE7_5E_ED;
 
 /// A uniformly random legal action per game from the mask.
@@ -118,7 +120,6 @@ fn bench_env(c: &mut Criterion) {
 
     // The core's random play, in moves: 36 moves a 2-player Scopa hand (40 cards, 4 on the
     // table at the deal).
-    const HANDS: u64 = 64;
     group.throughput(Throughput::Elements(HANDS * 36));
     group.bench_function("random_moves", |b| {
         let mut seed = SEED;

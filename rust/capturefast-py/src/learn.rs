@@ -559,7 +559,7 @@ impl PyActionState {
         ObsLayout::seat(&self.rules.0).sides().to_vec()
     }
 
-    /// Itself: an `ActionState` is immutable (for `copy.deepcopy`, which OpenSpiel's Python
+    /// Itself: an `ActionState` is immutable (for `copy.deepcopy`, which `OpenSpiel`'s Python
     /// games clone states with).
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf

@@ -5,7 +5,7 @@
 //!   space) for the seat to act. An action that completes a move plays it; then the bots play
 //!   until a learner seat is to act again or the episode ends.
 //! - **Episodes.** [`Reward::Hand`]: an episode is one hand, and the step that ends it rewards
-//!   each side with its point difference for the hand ([`HandScore::margin`]).
+//!   each side with its point difference for the hand ([`HandScore::margin`](crate::HandScore::margin)).
 //!   [`Reward::Match`]: an episode is a match (the next hands are dealt inside), rewarded +1
 //!   for the winning side and -1 for the others at its end. Every other step rewards 0.
 //!   `max_steps` (0: none) truncates an episode after that many steps of its game.

@@ -4,7 +4,7 @@
 //!   one to a few actions under an exact legal-action mask.
 //! - [`obs`]: a seat's observation as named `float32` planes, and the full-information
 //!   encoding of a state.
-//! - [`env`]: `N` games stepped in one call on a thread pool, the other seats played by
+//! - [`env`](mod@env): `N` games stepped in one call on a thread pool, the other seats played by
 //!   built-in bots, with auto-reset and per-game seeds.
 //!
 //! The top layer: it uses `game` (moves, views, scoring) and `play` (the bots that hold the
