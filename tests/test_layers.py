@@ -2,9 +2,9 @@
 
 Read from the source: every `crate::...` path in a file of `rust/capturefast-core/src` (in `use`
 items and inline paths alike, comments aside) names the module it depends on. `game` may use
-nothing above it, `eval` only `game`, `search` `game` and `eval`, and `play` all three; the
-crate-root utilities (`error`, `parallel`) use no layer. Between modules, the graph has no
-cycle. Unit tests (`#[cfg(test)]` blocks and `tests.rs` files) are left out: they may reach
+nothing above it, `eval` only `game`, `search` `game` and `eval`, `play` all three, and `learn`
+all four; the crate-root utilities (`error`, `parallel`) use no layer. Between modules, the
+graph has no cycle. Unit tests (`#[cfg(test)]` blocks and `tests.rs` files) are left out: they may reach
 across layers to check them.
 """
 
@@ -25,6 +25,7 @@ ALLOWED = {
     "eval": {"game", "error"},
     "search": {"game", "eval", "error", "parallel"},
     "play": {"game", "eval", "search", "error", "parallel"},
+    "learn": {"game", "eval", "search", "play", "error", "parallel"},
 }
 
 

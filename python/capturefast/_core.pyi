@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, SupportsIndex, TypedDict, final
+from typing import Any, ClassVar, SupportsIndex, TypedDict, final
+
+import numpy as np
+import numpy.typing as npt
 
 from capturefast.report import HandReport
 
 __all__ = [
+    "ActionState",
     "Bot",
     "Card",
     "Move",
@@ -16,12 +20,17 @@ __all__ = [
     "Solution",
     "Solver",
     "State",
+    "VecEnv",
     "View",
     "__version__",
+    "action_name",
+    "actions_of",
     "analyze_many_raw",
     "analyze_raw",
     "bot_names",
     "game_facts",
+    "num_actions",
+    "observation_fields",
     "presets",
     "prime_award",
     "prime_cascade",
@@ -414,3 +423,80 @@ def analyze_many_raw(
     tt_entries: int = ...,
     horizon: str = "round",
 ) -> list[tuple[list[Move], list[float], list[float], bool]]: ...
+def num_actions() -> int: ...
+def action_name(action: int) -> str: ...
+def actions_of(state: State, mv: Move | str) -> list[int]: ...
+def observation_fields(
+    rules: Rules, full_information: bool = False
+) -> list[tuple[str, int, int]]: ...
+
+_StepResult = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int64],
+]
+
+@final
+class VecEnv:
+    """`num_envs` games stepped in one call without the GIL (see docs/learning.md)."""
+
+    def __new__(
+        cls,
+        rules: Rules,
+        num_envs: int,
+        seats: Sequence[str | None] | None = None,
+        reward: str = "hand",
+        seed: int = 0,
+        max_steps: int = 0,
+        full_information: bool = False,
+        threads: int = 0,
+    ) -> VecEnv: ...
+    def reset(self, seed: int | None = None) -> _StepResult: ...
+    def step(self, actions: npt.ArrayLike) -> _StepResult: ...
+    def current(self) -> _StepResult: ...
+    def step_one(
+        self, game: int, action: int
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], float, bool, bool]: ...
+    def observe(self, game: int, seat: int) -> npt.NDArray[np.float32]: ...
+    def state(self, game: int) -> State: ...
+    def observation_fields(self) -> list[tuple[str, int, int]]: ...
+    @property
+    def final_obs(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def side_rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def num_envs(self) -> int: ...
+    num_actions: ClassVar[int]
+    @property
+    def obs_size(self) -> int: ...
+    @property
+    def num_seats(self) -> int: ...
+    @property
+    def num_sides(self) -> int: ...
+    @property
+    def sides(self) -> list[int]: ...
+    @property
+    def seats(self) -> list[str | None]: ...
+
+@final
+class ActionState:
+    """A state with a move being built action by action; immutable."""
+
+    def __new__(cls, state: State) -> ActionState: ...
+    @property
+    def state(self) -> State: ...
+    def legal_actions(self) -> list[int]: ...
+    def action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def apply(self, action: int) -> tuple[ActionState, Move | None]: ...
+    def building(self) -> tuple[str, Card, list[Card]] | None: ...
+    def hand_margins(self) -> list[int] | None: ...
+    def __deepcopy__(self, memo: object, /) -> ActionState: ...
+    def __copy__(self) -> ActionState: ...
+    @property
+    def sides(self) -> list[int]: ...
+    def observation(self, seat: int, full_information: bool = False) -> npt.NDArray[np.float32]: ...

@@ -7,15 +7,17 @@
 //! stated in `docs/rules.md`; the engine's own conventions (card ids, RNG, deal order) in
 //! `docs/conventions.md`.
 //!
-//! Four layers, each using only those before it: [`game`] (the rules themselves), [`eval`]
+//! Five layers, each using only those before it: [`game`] (the rules themselves), [`eval`]
 //! (what a position is worth), [`search`] (solver, round search, PIMC, ISMCTS, analysis) and
-//! [`play`] (bots and batch simulation); [`parallel`] and the [`Error`] type serve them all.
+//! [`play`] (bots and batch simulation), with [`learn`] (action space, observations, vector
+//! environment) on top; [`parallel`] and the [`Error`] type serve them all.
 //! The most used items are re-exported here.
 #![forbid(unsafe_code)]
 
 mod error;
 pub mod eval;
 pub mod game;
+pub mod learn;
 pub mod parallel;
 pub mod play;
 pub mod search;

@@ -292,6 +292,30 @@ pub mod arg {
         Ok(usize::try_from(n).ok())
     }
 
+    /// An action id of the learning interfaces (past the space: the core names the range).
+    pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let a: u32 = int_arg(obj, "action")?;
+        Ok(a as usize)
+    }
+
+    /// A vector env's `num_envs`: 1 to `capturefast_core::learn::env::MAX_ENVS`.
+    pub fn num_envs(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let max = capturefast_core::learn::env::MAX_ENVS as u32;
+        let n: u32 = super::bounded(obj, "num_envs", 1, max)?;
+        Ok(n as usize)
+    }
+
+    /// A vector env's `max_steps` (0: no limit).
+    pub fn max_steps(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+        int_arg(obj, "max_steps")
+    }
+
+    /// A vector env's `threads`: 0 (one per core) to `MAX_THREADS`.
+    pub fn env_threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n: u32 = super::bounded(obj, "threads", 0, MAX_THREADS)?;
+        Ok(n as usize)
+    }
+
     /// The most threads a call may ask for.
     pub const MAX_THREADS: u32 = 1024;
 

@@ -10,6 +10,7 @@ mod bot;
 mod card;
 mod convert;
 mod errors;
+mod learn;
 mod moves;
 mod opening;
 mod rules;
@@ -37,6 +38,10 @@ mod _core {
     use crate::bot::PyBot;
     #[pymodule_export]
     use crate::card::PyCard;
+    #[pymodule_export]
+    use crate::learn::{
+        PyActionState, PyVecEnv, action_name, actions_of, num_actions, observation_fields,
+    };
     #[pymodule_export]
     use crate::moves::PyMove;
     #[pymodule_export]

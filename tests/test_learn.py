@@ -1,0 +1,298 @@
+"""The learning interfaces from Python: the action space against the reference engine, the
+vector env's arrays and errors, and the framework adapters through their own checkers
+(Gymnasium's `check_env`, PettingZoo's `api_test` and seed test, OpenSpiel's
+`random_sim_test` and its MCTS bot).
+"""
+
+from __future__ import annotations
+
+import doctest
+import pathlib
+import random
+import threading
+import warnings
+
+import capturefast as cf
+import numpy as np
+import pytest
+from capturefast import variants
+from capturefast.envs import ActionState, VecEnv, action_name, actions_of, num_actions
+from reference import RefRules, RefState, format_move
+
+PRESETS = variants.preset_names()
+
+
+def _walk(state: ActionState, out: dict[str, int]) -> None:
+    """Every action sequence from `state` to a completed move, counted per move."""
+    for a in state.legal_actions():
+        nxt, move = state.apply(a)
+        if move is None:
+            _walk(nxt, out)
+        else:
+            out[str(move)] = out.get(str(move), 0) + 1
+
+
+CASES = [
+    pytest.param(p, n, id=f"{p}-{n}p")
+    for p in PRESETS
+    for n in (2, 4)
+    if n == 4 or variants.PRESETS[p].overrides.get("players", 2) == 2
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_action_sequences_reach_the_reference_engines_moves_once(preset: str, players: int) -> None:
+    rules = variants.rules(preset, players=players)
+    overrides = {k: v for k, v in variants.PRESETS[preset].overrides.items() if k != "players"}
+    ref_rules = RefRules(rules.game, players, **overrides)
+    rng = random.Random(f"{preset}-{players}")
+    for seed in range(12):
+        state = cf.State.new(rules, seed)
+        ref = RefState.new(ref_rules, seed)
+        while not state.hand_over:
+            reached: dict[str, int] = {}
+            _walk(ActionState(state), reached)
+            want = sorted(format_move(m) for m in ref.legal_moves())
+            assert sorted(reached) == want
+            assert set(reached.values()) == {1}
+            move = rng.choice(state.legal_moves())
+            assert actions_of(state, move)[0] in ActionState(state).legal_actions()
+            state, ref = state.play(move), ref.play(str(move))
+
+
+def test_action_names_and_bad_ids() -> None:
+    assert num_actions() == 84
+    assert [action_name(a) for a in (0, 40 + 25, 80, 81, 82, 83)] == [
+        "play AC",
+        "take 7D",
+        "finish",
+        "keep",
+        "table",
+        "claim",
+    ]
+    with pytest.raises(cf.IllegalMoveError, match="action ids are 0 to 83: 84"):
+        action_name(84)
+    with pytest.raises(cf.ArgumentError):
+        action_name(-1)
+    state = ActionState(cf.State.new(cf.Rules.scopa(), 1))
+    illegal = next(a for a in range(84) if a not in state.legal_actions())
+    with pytest.raises(cf.IllegalMoveError, match=f"not a legal action now: {illegal}"):
+        state.apply(illegal)
+
+
+def _env(num_envs: int = 8, **kw: object) -> VecEnv:
+    return VecEnv(cf.Rules.scopa(), num_envs, **kw)  # type: ignore[arg-type]
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of `mask`."""
+    _, cols = np.nonzero(mask)
+    counts = mask.sum(1)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
+    return cols[pick].astype(np.int64)
+
+
+def test_vec_env_arrays_have_fixed_dtypes_and_shapes() -> None:
+    env = _env(8)
+    obs, mask, reward, terminated, truncated, seat = env.reset(seed=1)
+    assert obs.shape == (8, env.obs_size) and obs.dtype == np.float32
+    assert mask.shape == (8, 84) and mask.dtype == np.bool_
+    assert reward.shape == (8,) and reward.dtype == np.float32
+    assert terminated.dtype == truncated.dtype == np.bool_
+    assert seat.dtype == np.int64 and (seat == 0).all()
+    assert env.side_rewards.shape == (8, 2) and env.final_obs.shape == obs.shape
+    fields = env.observation_fields()
+    assert sum(length for _, _, length in fields) == env.obs_size
+    assert env.seats == [None, "random"] and env.sides == [0, 1]
+    assert mask.any(1).all()
+
+
+def test_vec_env_is_deterministic_and_auto_resets() -> None:
+    def run(threads: int) -> list[np.ndarray]:
+        env = _env(64, threads=threads, seats=[None, "greedy"])
+        out = list(env.reset(seed=5))
+        rng = np.random.default_rng(0)
+        seen = []
+        for _ in range(60):
+            out = list(env.step(_random_actions(out[1], rng)))
+            seen += [a.copy() for a in out]
+        return seen
+
+    one, two = run(1), run(2)
+    assert all((a == b).all() for a, b in zip(one, two, strict=True))
+    terminated = np.concatenate([a for a in one[3::6]])
+    assert terminated.any(), "hands ended and the games went on"
+
+
+def test_vec_env_refuses_bad_actions_and_moves_no_game() -> None:
+    env = _env(4)
+    obs, mask, *_ = env.reset(seed=2)
+    before = [env.state(i).to_bytes() for i in range(4)]
+    obs0 = obs.copy()
+    good = _random_actions(mask, np.random.default_rng(1))
+    bad = good.copy()
+    bad[2] = next(a for a in range(84) if not mask[2, a])
+    with pytest.raises(cf.IllegalMoveError, match=f"game 2 of the env .*: {bad[2]}"):
+        env.step(bad)
+    for actions, pattern in [
+        (good[:3], "needs one action each"),
+        (good.astype(np.float32), "int64 array"),
+        ("play", "int64 array"),
+    ]:
+        with pytest.raises(cf.ArgumentError, match=pattern):
+            env.step(actions)
+    assert [env.state(i).to_bytes() for i in range(4)] == before
+    assert (env.current()[0] == obs0).all()
+    env.step(good)
+
+
+def test_vec_env_config_errors() -> None:
+    with pytest.raises(cf.ArgumentError, match="num_envs"):
+        _env(0)
+    with pytest.raises(cf.ArgumentError, match="learner"):
+        _env(2, seats=["random", "random"])
+    with pytest.raises(cf.VariantError, match="unknown bot"):
+        _env(2, seats=[None, "nobody"])
+    with pytest.raises(cf.ArgumentError, match="reward"):
+        _env(2, reward="points")
+
+
+def test_vec_env_releases_the_gil() -> None:
+    env = _env(2048, seats=[None, "expert"], threads=1)
+    _, mask, *_ = env.current()
+    actions = _random_actions(mask, np.random.default_rng(0))
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    env.step(actions)
+    done.set()
+    t.join()
+    assert ticks > 0
+
+
+def test_gymnasium_env_passes_check_env() -> None:
+    gym_env = pytest.importorskip("capturefast.envs.gym")
+    from gymnasium.utils.env_checker import check_env
+
+    for rules in [cf.Rules.scopa(), cf.Rules.chkobba(players=4), cf.Rules.escoba()]:
+        env = gym_env.CaptureEnv(rules, opponents="greedy")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_env(env)
+
+
+def test_gymnasium_env_masks_and_illegal_actions() -> None:
+    gym_env = pytest.importorskip("capturefast.envs.gym")
+    env = gym_env.CaptureEnv(cf.Rules.scopa(), opponents="random")
+    obs, info = env.reset(seed=3)
+    assert (info["action_mask"] == env.action_masks()).all()
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    strict = gym_env.CaptureEnv(cf.Rules.scopa(), illegal_action="raise")
+    _, info = strict.reset(seed=3)
+    with pytest.raises(cf.IllegalMoveError, match="game 0 of the env"):
+        strict.step(illegal)
+    with pytest.raises(cf.ArgumentError, match="illegal_action"):
+        gym_env.CaptureEnv(illegal_action="ignore")
+    # A whole episode: rewards 0 until the hand ends with the learner's point difference.
+    rng = np.random.default_rng(0)
+    total, steps = 0.0, 0
+    _, info = env.reset(seed=4)
+    while True:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(a)
+        total, steps = total + reward, steps + 1
+        if terminated:
+            break
+    phase = next(off for name, off, _ in env._env.observation_fields() if name == "phase")
+    assert obs[phase + 3] == 1.0, "the last observation shows the hand over"
+    assert steps >= 18
+
+
+def test_gymnasium_vector_env() -> None:
+    gym_env = pytest.importorskip("capturefast.envs.gym")
+    venv = gym_env.CaptureVectorEnv(cf.Rules.scopa(), 16, seats=[None, "greedy"], threads=2)
+    obs, info = venv.reset(seed=1)
+    assert obs.shape == (16, venv.single_observation_space.shape[0])
+    assert venv.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(40):
+        actions = _random_actions(info["action_mask"], rng)
+        obs, _, terminated, truncated, info = venv.step(actions)
+        if terminated.any():
+            ended += 1
+            assert info["_final_obs"].tolist() == (terminated | truncated).tolist()
+    assert ended > 0
+
+
+def test_pettingzoo_env_passes_api_and_seed_tests() -> None:
+    pz = pytest.importorskip("capturefast.envs.pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    for rules in [cf.Rules.scopa(), cf.Rules.chkobba(players=4)]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(pz.CaptureAECEnv(rules), num_cycles=200)
+            seed_test(lambda rules=rules: pz.CaptureAECEnv(rules), num_cycles=200)
+
+
+def test_pettingzoo_rewards_are_the_sides_point_differences() -> None:
+    pz = pytest.importorskip("capturefast.envs.pettingzoo")
+    env = pz.CaptureAECEnv(cf.Rules.scopa(players=4))
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    returns: dict[str, float] = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        returns[agent] = returns.get(agent, 0.0) + reward
+        action = None
+        if not (terminated or truncated):
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    assert env._state is not None
+    margins = env._state.hand_margins()
+    assert margins is not None and margins[0] == -margins[1]
+    assert [returns[f"player_{s}"] for s in range(4)] == [margins[s % 2] for s in range(4)]
+
+
+def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
+    pytest.importorskip("pyspiel")
+    import capturefast.envs.openspiel  # noqa: F401  (registers the game)
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
+        game = pyspiel.load_game("python_capturefast" + spec)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    game = pyspiel.load_game("python_capturefast")
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bot = mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.randint(1024)))
+        else:
+            state.apply_action(bot.step(state))
+    returns = state.returns()
+    assert returns[0] == -returns[1], "partners share, sides oppose"
+    info = state.information_state_tensor(0)
+    assert len(info) == game.information_state_tensor_size() > game.observation_tensor_size()
+
+
+def test_learning_doc_examples_run() -> None:
+    doc = pathlib.Path(__file__).resolve().parents[1] / "docs" / "learning.md"
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testfile(str(doc), module_relative=False, optionflags=flags)
+    assert result.attempted > 0
+    assert result.failed == 0
