@@ -307,6 +307,8 @@ def simulate_arrays(
     seed: int = 0,
     threads: int | None = None,
     progress: Callable[[int, int], object] | None = None,
+    first: int = 0,
+    dry_run: bool = False,
 ) -> dict[str, Any]: ...
 
 @final
@@ -324,7 +326,11 @@ class Solution:
 
 def solve(state: State, tt_entries: int = ...) -> Solution: ...
 def solve_values(
-    states: list[State], threads: int | None = None, tt_entries: int = ...
+    states: list[State],
+    threads: int | None = None,
+    tt_entries: int = ...,
+    *,
+    dry_run: bool = False,
 ) -> list[int]: ...
 def analyze_raw(
     state: State,
@@ -341,4 +347,7 @@ def analyze_many_raw(
     threads: int | None = None,
     tt_entries: int = ...,
     horizon: str = "hand",
+    *,
+    first: int = 0,
+    dry_run: bool = False,
 ) -> list[tuple[list[Move], list[float], list[float], bool]]: ...
