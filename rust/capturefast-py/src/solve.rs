@@ -213,6 +213,7 @@ pub fn analyze_raw(
 #[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT,
     horizon = "hand", *, first = 0, dry_run = false))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+#[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_many_raw(
     py: Python<'_>,
     states: Vec<Bound<'_, PyState>>,
