@@ -374,3 +374,32 @@ def test_a_worker_killed_mid_shard_is_retried_and_nothing_changes(cluster: None)
     assert killed is not None, "no shard worker was seen running"
     assert "error" not in out, out.get("error")
     same_run(cf.simulate(rules, **kw), out["result"])
+
+
+class FirstMove:
+    """A Python bot: the first legal move, or the last after ``reset`` with an odd seed."""
+
+    name = "first"
+
+    def __init__(self) -> None:
+        self.last = False
+
+    def reset(self, seed: int) -> None:
+        self.last = seed % 2 == 1
+
+    def choose(self, view: cf.View) -> cf.Move:
+        moves = view.legal_moves()
+        return moves[-1] if self.last else moves[0]
+
+
+def test_a_python_bot_is_shipped_to_the_workers(cluster: None) -> None:
+    # The workers cannot import this test module: the bot's class travels by value.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    try:
+        kw: dict[str, Any] = {"hands": 60, "bots": (FirstMove(), "greedy"), "seed": 2}
+        local = cf.simulate(cf.Rules.scopa(), **kw)
+        remote = cf.simulate(cf.Rules.scopa(), executor=RayExecutor(shard_size=7), **kw)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    same_run(local, remote)
+    assert remote.bots == ("first", "greedy")
