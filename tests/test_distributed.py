@@ -345,17 +345,25 @@ def _shard_workers() -> list[int]:
     return pids
 
 
+def _note_worker(directory: str) -> Callable[[Shard], None]:
+    def hook(shard: Shard) -> None:
+        Path(directory, f"{shard.index}-{os.getpid()}").touch()
+
+    return hook
+
+
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds workers in /proc")
-def test_a_worker_killed_mid_shard_is_retried_and_nothing_changes(cluster: None) -> None:
+def test_a_worker_killed_mid_shard_is_retried_and_nothing_changes(
+    cluster: None, tmp_path: Path
+) -> None:
     rules = cf.Rules.scopa()
     kw: dict[str, Any] = {"hands": 24, "bots": ("ismcts:iterations=2000", "greedy"), "seed": 8}
+    ex = RayExecutor(shard_size=12, max_retries=2, shard_hook=_note_worker(str(tmp_path)))
     out: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            out["result"] = cf.simulate(
-                rules, executor=RayExecutor(shard_size=12, max_retries=2), **kw
-            )
+            out["result"] = cf.simulate(rules, executor=ex, **kw)
         except BaseException as e:  # reported by the test below
             out["error"] = e
 
@@ -366,14 +374,19 @@ def test_a_worker_killed_mid_shard_is_retried_and_nothing_changes(cluster: None)
     while killed is None and runner.is_alive() and time.monotonic() < deadline:
         pids = _shard_workers()
         if pids:
-            time.sleep(0.3)  # well inside the shard: about 2 s of search
-            os.kill(pids[0], signal.SIGKILL)
-            killed = pids[0]
+            time.sleep(0.2)  # inside the shard: about a second of search
+            if pids[0] in _shard_workers():  # still running its shard
+                os.kill(pids[0], signal.SIGKILL)
+                killed = pids[0]
         time.sleep(0.02)
     runner.join(timeout=120)
     assert killed is not None, "no shard worker was seen running"
     assert "error" not in out, out.get("error")
     same_run(cf.simulate(rules, **kw), out["result"])
+    # Both shards finished, neither on the killed worker: its shard was run again elsewhere.
+    finished = [name.split("-") for name in os.listdir(tmp_path)]
+    assert sorted(index for index, _ in finished) == ["0", "1"]
+    assert str(killed) not in {pid for _, pid in finished}
 
 
 class FirstMove:
