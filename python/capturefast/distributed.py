@@ -416,9 +416,9 @@ def _position_batch(
 ) -> list[Any]:
     """Positions cut into shards; ``args(states, first, threads)`` are the work's arguments."""
     ex = executor_of(executor)
-    ray, shard_threads = _prepare(ex, threads)
     if not states:
         return []
+    ray, shard_threads = _prepare(ex, threads)
     size = _shard_size(ray, ex, len(states))
     tasks = [
         _Task(
