@@ -365,6 +365,8 @@ def simulate_arrays(
     seed: int = 0,
     threads: int | None = None,
     progress: Callable[[int, int], object] | None = None,
+    first: int = 0,
+    dry_run: bool = False,
 ) -> dict[str, Any]: ...
 
 @final
@@ -405,7 +407,11 @@ class Solver:
 
 def solve(state: State, tt_entries: int = ...) -> Solution: ...
 def solve_values(
-    states: list[State], threads: int | None = None, tt_entries: int = ...
+    states: list[State],
+    threads: int | None = None,
+    tt_entries: int = ...,
+    *,
+    dry_run: bool = False,
 ) -> list[int]: ...
 def analyze_raw(
     state: State,
@@ -422,6 +428,9 @@ def analyze_many_raw(
     threads: int | None = None,
     tt_entries: int = ...,
     horizon: str = "round",
+    *,
+    first: int = 0,
+    dry_run: bool = False,
 ) -> list[tuple[list[Move], list[float], list[float], bool]]: ...
 def num_actions() -> int: ...
 def action_name(action: int) -> str: ...

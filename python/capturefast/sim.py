@@ -51,7 +51,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -59,11 +59,16 @@ import numpy.typing as npt
 from capturefast._core import Move, Rules, View, sim_seeds, simulate_arrays
 from capturefast.errors import ArgumentError, VariantError
 
+if TYPE_CHECKING:
+    from capturefast.distributed import RayExecutor
+
 __all__ = [
     "BotLike",
     "Estimate",
+    "Executor",
     "ProgressBar",
     "PythonBot",
+    "SimRequest",
     "SimulationResult",
     "Summary",
     "bot_label",
@@ -90,6 +95,9 @@ BotLike: TypeAlias = "str | PythonBot"
 """A built-in bot name or a Python bot."""
 
 ProgressCallback: TypeAlias = Callable[[int, int], object]
+
+Executor: TypeAlias = "str | RayExecutor"
+"""Where a batch call runs: ``"ray"``, or a `capturefast.distributed.RayExecutor`."""
 
 
 def bot_label(bot: BotLike) -> str:
@@ -555,6 +563,112 @@ class SimulationResult:
         )
 
 
+@dataclass(frozen=True)
+class SimRequest:
+    """A `simulate` call with its arguments checked: what a run, or each shard of one, plays.
+
+    Attributes:
+        rules: the rules played.
+        seats: one bot per seat.
+        mode: ``"hands"`` or ``"matches"``.
+        count: deals or matches asked for.
+        duplicate: whether each deal is played twice with the sides' bots swapped.
+        seed: the run's seed.
+        threads: worker threads (None: every core).
+    """
+
+    rules: Rules
+    seats: tuple[BotLike, ...]
+    mode: str
+    count: int
+    duplicate: bool
+    seed: int
+    threads: int | None
+
+    @classmethod
+    def of(
+        cls,
+        rules: Rules,
+        hands: int | None,
+        matches: int | None,
+        bots: Sequence[BotLike] | BotLike,
+        duplicate: bool,
+        seed: int,
+        threads: int | None,
+    ) -> SimRequest:
+        """Checks the arguments of `simulate` (see it for the errors raised)."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
+        if (hands is None) == (matches is None):
+            raise VariantError("give either hands or matches, not both or neither")
+        count = _count("hands", hands) if hands is not None else _count("matches", matches)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got: {type(seed).__name__}")
+        if not 0 <= seed <= _MAX_SEED:
+            raise ArgumentError(f"seed must be from 0 to 2**64 - 1, got: {seed}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+            raise TypeError(f"threads must be an int or None, got: {type(threads).__name__}")
+        if threads is not None and not 1 <= threads <= MAX_THREADS:
+            raise ArgumentError(
+                f"threads must be from 1 to {MAX_THREADS}, or None for every core, got: {threads}"
+            )
+        seats = tuple(_seat_bots(bots, rules.players))
+        mode = "hands" if hands is not None else "matches"
+        return cls(rules, seats, mode, count, duplicate, seed, threads)
+
+    @property
+    def unit(self) -> str:
+        """What an item is, for a progress bar: ``"deals"`` or ``"matches"``."""
+        return "deals" if self.mode == "hands" else "matches"
+
+    def run(
+        self,
+        first: int = 0,
+        count: int | None = None,
+        *,
+        threads: int | None = None,
+        progress: ProgressCallback | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """The raw columns of items ``first .. first + count`` of the run (all of it by default),
+        as `simulate_arrays` returns them; ``dry_run`` checks what only the core checks (bot
+        names and budgets, bots the variant refuses) and plays nothing."""
+        return simulate_arrays(
+            self.rules,
+            list(self.seats),
+            self.count if count is None else count,
+            matches=self.mode == "matches",
+            duplicate=self.duplicate,
+            seed=self.seed,
+            threads=self.threads if threads is None else threads,
+            progress=progress,
+            first=first,
+            dry_run=dry_run,
+        )
+
+    def result(self, raw: dict[str, Any], seconds: float) -> SimulationResult:
+        """The `SimulationResult` of the whole run's raw columns."""
+        return SimulationResult(
+            rules=self.rules,
+            bots=tuple(bot_label(b) for b in self.seats),
+            mode=self.mode,
+            duplicate=self.duplicate,
+            seed=self.seed,
+            requested=self.count,
+            completed=raw["completed"],
+            interrupted=raw["interrupted"],
+            threads=raw["threads"],
+            seconds=seconds,
+            points=raw["points"],
+            awards=raw["awards"],
+            sweeps=raw["sweeps"],
+            dealer=raw["dealer"],
+            match_scores=raw["match_scores"],
+            match_winner=raw["match_winner"],
+            match_hands=raw["match_hands"],
+        )
+
+
 def simulate(
     rules: Rules,
     hands: int | None = None,
@@ -565,6 +679,7 @@ def simulate(
     seed: int = 0,
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
+    executor: Executor | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` independent hands, or ``matches`` whole matches, with bots in the seats.
 
@@ -577,9 +692,12 @@ def simulate(
             ``choose(view) -> move`` method (see the module docs).
         duplicate: play every deal twice, the second time with the sides' bots swapped.
         seed: every random number of the run derives from it (``0 <= seed < 2**64``).
-        threads: worker threads; None uses every core. Python bots force one thread.
+        threads: worker threads; None uses every core. Python bots force one thread. With an
+            executor: the threads of each shard (None: the executor's).
         progress: True draws a progress bar on stderr; a callable is called as
             ``progress(done, total)`` about every 50 ms (deals or matches).
+        executor: None runs here; ``"ray"`` or a `capturefast.distributed.RayExecutor` runs the
+            deals in shards on a Ray cluster (docs/distributed.md), with the same results.
 
     Returns:
         A `SimulationResult`. After Ctrl-C, the result of the deals that finished.
@@ -589,55 +707,16 @@ def simulate(
             seed out of range, or both or neither of ``hands`` and ``matches``.
         IllegalMoveError: a Python bot chose a move that is not legal.
     """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
-    if (hands is None) == (matches is None):
-        raise VariantError("give either hands or matches, not both or neither")
-    count = _count("hands", hands) if hands is not None else _count("matches", matches)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, got: {type(seed).__name__}")
-    if not 0 <= seed <= _MAX_SEED:
-        raise ArgumentError(f"seed must be from 0 to 2**64 - 1, got: {seed}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
-        raise TypeError(f"threads must be an int or None, got: {type(threads).__name__}")
-    if threads is not None and not 1 <= threads <= MAX_THREADS:
-        raise ArgumentError(
-            f"threads must be from 1 to {MAX_THREADS}, or None for every core, got: {threads}"
-        )
-    seats = _seat_bots(bots, rules.players)
-    mode = "hands" if hands is not None else "matches"
-    bar, callback = progress_callback(progress, "deals" if mode == "hands" else "matches")
+    req = SimRequest.of(rules, hands, matches, bots, duplicate, seed, threads)
+    if executor is not None:
+        from capturefast import distributed
+
+        return distributed.simulate_request(req, executor, progress)
+    bar, callback = progress_callback(progress, req.unit)
     t0 = time.perf_counter()
     try:
-        raw = simulate_arrays(
-            rules,
-            seats,
-            count,
-            matches=mode == "matches",
-            duplicate=duplicate,
-            seed=seed,
-            threads=threads,
-            progress=callback,
-        )
+        raw = req.run(progress=callback)
     finally:
         if bar is not None:
             bar.close()
-    return SimulationResult(
-        rules=rules,
-        bots=tuple(bot_label(b) for b in seats),
-        mode=mode,
-        duplicate=duplicate,
-        seed=seed,
-        requested=count,
-        completed=raw["completed"],
-        interrupted=raw["interrupted"],
-        threads=raw["threads"],
-        seconds=time.perf_counter() - t0,
-        points=raw["points"],
-        awards=raw["awards"],
-        sweeps=raw["sweeps"],
-        dealer=raw["dealer"],
-        match_scores=raw["match_scores"],
-        match_winner=raw["match_winner"],
-        match_hands=raw["match_hands"],
-    )
+    return req.result(raw, time.perf_counter() - t0)

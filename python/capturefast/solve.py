@@ -32,6 +32,7 @@ from capturefast._core import (
 from capturefast._core import Solver as _CoreSolver
 from capturefast._core import solve as _solve
 from capturefast.errors import IllegalMoveError
+from capturefast.sim import Executor
 
 __all__ = [
     "Analysis",
@@ -88,14 +89,24 @@ def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
 
 
 def solve_many(
-    states: Iterable[State], *, threads: int | None = None, tt_entries: int = 1 << 20
+    states: Iterable[State],
+    *,
+    threads: int | None = None,
+    tt_entries: int = 1 << 20,
+    executor: Executor | None = None,
 ) -> list[int]:
     """The exact values of many open positions, in order, on `threads` threads (None: all cores).
 
     Each worker thread keeps one solver (its table up to `tt_entries` entries) for all the
-    positions it takes.
+    positions it takes. With ``executor="ray"`` (or a `capturefast.distributed.RayExecutor`) the positions are
+    solved in shards on a Ray cluster, ``threads`` then being each shard's; the same values.
     """
-    return solve_values(list(states), threads, tt_entries)
+    states = list(states)
+    if executor is not None:
+        from capturefast import distributed
+
+        return distributed.solve_values_sharded(states, threads, tt_entries, executor)
+    return solve_values(states, threads, tt_entries)
 
 
 class Solver:
@@ -286,15 +297,25 @@ def analyze_many(
     threads: int | None = None,
     tt_entries: int = 1 << 20,
     horizon: Literal["hand", "round"] = "round",
+    executor: Executor | None = None,
 ) -> list[Analysis]:
     """`analyze` for many positions (each for its seat to move) on `threads` threads.
 
     Position `i` draws its worlds from `Rng::derive(seed, i)` (docs/conventions.md), so that
     the batch does not depend on `threads`: `analyze_many([s], seed=k)[0]` is not
-    `analyze(s, seed=k)`, though each is deterministic.
+    `analyze(s, seed=k)`, though each is deterministic. With ``executor="ray"`` (or a
+    `capturefast.distributed.RayExecutor`) the positions are analysed in shards on a Ray
+    cluster, each drawing from its position's index in the whole batch: the same analyses.
     """
     states = list(states)  # an iterator is read once, here
-    raws = analyze_many_raw(states, worlds, seed, threads, tt_entries, horizon)
+    if executor is not None:
+        from capturefast import distributed
+
+        raws = distributed.analyze_raw_sharded(
+            states, worlds, seed, threads, tt_entries, horizon, executor
+        )
+    else:
+        raws = analyze_many_raw(states, worlds, seed, threads, tt_entries, horizon)
     out = []
     for s, raw in zip(states, raws, strict=True):
         out.append(_analysis(int(s.to_move or 0), worlds, raw))

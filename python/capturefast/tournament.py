@@ -33,14 +33,15 @@ from capturefast.errors import VariantError
 from capturefast.sim import (
     BotLike,
     Estimate,
+    Executor,
     ProgressCallback,
+    SimRequest,
     SimulationResult,
     bot_label,
     progress_callback,
-    simulate,
 )
 
-__all__ = ["Standing", "TournamentResult", "tournament"]
+__all__ = ["Standing", "TournamentPlan", "TournamentResult", "tournament"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,81 @@ class TournamentResult:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A `tournament` call with its arguments checked: the pairs and the run of each.
+
+    Attributes:
+        rules: the rules played.
+        names: the bots' unique names.
+        hands: deals per pair.
+        seed: the seed of every pair's deals.
+        pairs: the pairs ``(i, j)``, ``i < j``, in the order they are played.
+        requests: the checked `simulate` call of each pair (duplicate, bot ``i`` as team A).
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    hands: int
+    seed: int
+    pairs: tuple[tuple[int, int], ...]
+    requests: tuple[SimRequest, ...]
+
+    @classmethod
+    def of(
+        cls,
+        rules: Rules,
+        bots: Sequence[BotLike],
+        hands: int,
+        seed: int,
+        threads: int | None,
+    ) -> TournamentPlan:
+        """Checks the arguments of `tournament` (see it for the errors raised)."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
+        if isinstance(bots, str):
+            raise TypeError(f"bots must be a list of bots, got a string: {bots!r}")
+        seats = list(bots)
+        if len(seats) < 2:
+            raise VariantError(f"a tournament needs at least 2 bots, got: {len(seats)}")
+        names: list[str] = []
+        for b in seats:
+            base = bot_label(b)
+            name, n = base, 1
+            while name in names:
+                n += 1
+                name = f"{base}#{n}"
+            names.append(name)
+        pairs = tuple((i, j) for i in range(len(seats)) for j in range(i + 1, len(seats)))
+        requests = tuple(
+            SimRequest.of(rules, hands, None, (seats[i], seats[j]), True, seed, threads)
+            for i, j in pairs
+        )
+        return cls(rules, tuple(names), hands, seed, pairs, requests)
+
+    @property
+    def total(self) -> int:
+        """Deals over the whole tournament."""
+        return len(self.pairs) * self.hands
+
+    def result(
+        self,
+        results: dict[tuple[int, int], SimulationResult],
+        interrupted: bool,
+        seconds: float,
+    ) -> TournamentResult:
+        """The `TournamentResult` of the pairs' runs."""
+        return TournamentResult(
+            rules=self.rules,
+            names=self.names,
+            hands=self.hands,
+            seed=self.seed,
+            results=results,
+            interrupted=interrupted,
+            seconds=seconds,
+        )
+
+
 def tournament(
     rules: Rules,
     bots: Sequence[BotLike],
@@ -210,6 +286,7 @@ def tournament(
     seed: int = 0,
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
+    executor: Executor | None = None,
 ) -> TournamentResult:
     """A round robin: every pair of ``bots`` plays ``hands`` duplicate deals (the same deals for
     every pair), with `simulate` (``duplicate=True``).
@@ -219,67 +296,45 @@ def tournament(
         bots: two or more bots: built-in names or Python bots (see `simulate`).
         hands: deals per pair; each is played twice, the bots swapping sides.
         seed: the seed of the deals, shared by every pair.
-        threads: worker threads; None uses every core.
+        threads: worker threads; None uses every core (with an executor: see `simulate`).
         progress: True draws a progress bar on stderr; a callable gets ``(done, total)`` deals
             over the whole tournament.
+        executor: None runs here; ``"ray"`` or a `capturefast.distributed.RayExecutor` runs
+            every pair's deals in shards on a Ray cluster, all pairs at once, with the same
+            results (docs/distributed.md).
 
     Returns:
-        A `TournamentResult`. After Ctrl-C, the pairs that finished and the one interrupted.
+        A `TournamentResult`. After Ctrl-C, the pairs that finished and the one interrupted
+        (with an executor: every pair with the deals it finished, a prefix of its run).
 
     Raises:
         VariantError: fewer than two bots, or an argument `simulate` refuses.
     """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capturefast.Rules, got: {type(rules).__name__}")
-    if isinstance(bots, str):
-        raise TypeError(f"bots must be a list of bots, got a string: {bots!r}")
-    seats = list(bots)
-    if len(seats) < 2:
-        raise VariantError(f"a tournament needs at least 2 bots, got: {len(seats)}")
-    names: list[str] = []
-    for b in seats:
-        base = bot_label(b)
-        name, n = base, 1
-        while name in names:
-            n += 1
-            name = f"{base}#{n}"
-        names.append(name)
-    pairs = [(i, j) for i in range(len(seats)) for j in range(i + 1, len(seats))]
+    plan = TournamentPlan.of(rules, bots, hands, seed, threads)
+    if executor is not None:
+        from capturefast import distributed
+
+        return distributed.tournament_plan(plan, executor, progress)
     bar, callback = progress_callback(progress, "deals")
-    total = len(pairs) * hands
     results: dict[tuple[int, int], SimulationResult] = {}
     interrupted = False
     t0 = time.perf_counter()
     try:
-        for k, (i, j) in enumerate(pairs):
+        for k, (pair, req) in enumerate(zip(plan.pairs, plan.requests, strict=True)):
             offset = k * hands
 
             def report(done: int, _total: int, offset: int = offset) -> None:
                 if callback is not None:
-                    callback(offset + done, total)
+                    callback(offset + done, plan.total)
 
-            r = simulate(
-                rules,
-                hands,
-                bots=(seats[i], seats[j]),
-                duplicate=True,
-                seed=seed,
-                threads=threads,
-                progress=report if callback is not None else False,
-            )
-            results[(i, j)] = r
+            t1 = time.perf_counter()
+            raw = req.run(progress=report if callback is not None else None)
+            r = req.result(raw, time.perf_counter() - t1)
+            results[pair] = r
             if r.interrupted:
                 interrupted = True
                 break
     finally:
         if bar is not None:
             bar.close()
-    return TournamentResult(
-        rules=rules,
-        names=tuple(names),
-        hands=hands,
-        seed=seed,
-        results=results,
-        interrupted=interrupted,
-        seconds=time.perf_counter() - t0,
-    )
+    return plan.result(results, interrupted, time.perf_counter() - t0)

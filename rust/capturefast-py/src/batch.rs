@@ -221,9 +221,13 @@ fn array2<T: Element>(py: Python<'_>, v: Vec<T>, width: usize) -> Bound<'_, PyAn
 /// `bots` holds one entry per seat: a built-in bot name or an object with `choose(view)`.
 /// `progress(done, total)` is called about every 50 ms. Ctrl-C stops the run and returns what
 /// finished; an exception raised by a bot or by `progress` stops it and is raised.
+///
+/// `first` plays items `first..first + items` of the run seeded with `seed` (a shard of it:
+/// shards joined in order give the whole run). `dry_run` checks every argument as a run
+/// would and returns an empty dict without playing.
 #[pyfunction]
 #[pyo3(signature = (rules, bots, items, *, matches = false, duplicate = false, seed = 0,
-    threads = None, progress = None))]
+    threads = None, progress = None, first = 0, dry_run = false))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub fn simulate_arrays<'py>(
     py: Python<'py>,
@@ -235,6 +239,8 @@ pub fn simulate_arrays<'py>(
     #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
     #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    #[pyo3(from_py_with = crate::convert::arg::first)] first: u64,
+    dry_run: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules.get().clone();
     let control = Arc::new(Control::new());
@@ -248,6 +254,10 @@ pub fn simulate_arrays<'py>(
     }
     let mode = if matches { Mode::Matches } else { Mode::Hands };
     let plan = core(Plan::new(&r.0, players, mode, items, seed, duplicate))?;
+    let plan = core(plan.starting_at(first))?;
+    if dry_run {
+        return Ok(PyDict::new(py));
+    }
     // Python bots need the interpreter at every decision: one thread, the caller's.
     let threads = if any_python {
         1

@@ -2,6 +2,8 @@
 //! their batch forms. Every call releases the GIL; batch forms split the positions over threads,
 //! each with its own transposition table, and return results in input order.
 
+use std::sync::Arc;
+
 use capturefast_core::search::{self, analysis::SeatAnalysis};
 use capturefast_core::{Horizon, Solver};
 use capturefast_core::{Move, Rules, State};
@@ -138,22 +140,33 @@ fn thread_count(threads: Option<usize>) -> usize {
     threads.unwrap_or(0)
 }
 
+/// The positions of a batch call with their rules, each checked to be in play.
+fn open_jobs(states: &[Bound<'_, PyState>]) -> PyResult<Vec<(Arc<Rules>, State)>> {
+    let mut items = Vec::with_capacity(states.len());
+    for s in states {
+        let g = s.get();
+        check_open(&g.state)?;
+        items.push((g.rules.0.clone(), g.state));
+    }
+    Ok(items)
+}
+
 /// The exact values of many open positions (for their sides to move), on `threads` threads
-/// (None: every core), in input order.
+/// (None: every core), in input order. `dry_run` checks every argument and returns `[]`
+/// without solving.
 #[pyfunction]
-#[pyo3(signature = (states, threads = None, tt_entries = DEFAULT_TT))]
+#[pyo3(signature = (states, threads = None, tt_entries = DEFAULT_TT, *, dry_run = false))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 pub fn solve_values(
     py: Python<'_>,
     states: Vec<Bound<'_, PyState>>,
     #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
+    dry_run: bool,
 ) -> PyResult<Vec<i32>> {
-    let mut items = Vec::with_capacity(states.len());
-    for s in &states {
-        let g = s.get();
-        check_open(&g.state)?;
-        items.push((g.rules.0.clone(), g.state));
+    let items = open_jobs(&states)?;
+    if dry_run {
+        return Ok(Vec::new());
     }
     let n = thread_count(threads);
     let out = detached(py, move || {
@@ -211,10 +224,15 @@ pub fn analyze_raw(
     Ok(analysis_py(&check(r)?))
 }
 
-/// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads.
+/// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads;
+/// position `i` draws its worlds from `(seed, first + i)`, so that shards of a batch, each
+/// given its offset `first`, give the whole batch's results. `dry_run` checks every argument
+/// and returns `[]` without analysing.
 #[pyfunction]
-#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT, horizon = "round"))]
+#[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT,
+    horizon = "round", *, first = 0, dry_run = false))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+#[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_many_raw(
     py: Python<'_>,
     states: Vec<Bound<'_, PyState>>,
@@ -223,18 +241,18 @@ pub fn analyze_many_raw(
     #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
+    #[pyo3(from_py_with = crate::convert::arg::first)] first: u64,
+    dry_run: bool,
 ) -> PyResult<Vec<Analysis>> {
     let horizon = self::horizon(horizon)?;
-    let mut items = Vec::with_capacity(states.len());
-    for s in &states {
-        let g = s.get();
-        check_open(&g.state)?;
-        items.push((g.rules.0.clone(), g.state));
+    let items = open_jobs(&states)?;
+    if dry_run {
+        return Ok(Vec::new());
     }
     let n = thread_count(threads);
     let how = (worlds, seed, horizon);
     let out = detached(py, move || {
-        search::batch::analyze_many(&items, how, n, tt_entries)
+        search::batch::analyze_many(&items, how, first, n, tt_entries)
     });
     out.into_iter()
         .map(|r| check(r).map(|a| analysis_py(&a)))

@@ -20,6 +20,11 @@
 //! items and carries a stop flag, checked between items: when it is set, the items finished so
 //! far form a prefix `0..completed` of the run, and the result is truncated to it.
 //!
+//! # Shards
+//! [`Plan::starting_at`] makes a plan play items `first..first + items` of a larger run, with
+//! those items' seeds: consecutive shards, their rows joined in order, give the whole run's
+//! rows. A cluster run (the Python layer's `capturefast.distributed`) is built on it.
+//!
 //! [`random_hands`] and [`Totals`] are the original uniform-random loop (the main job's first
 //! workload, kept for the benchmarks that pin it against the Python reference).
 
@@ -322,6 +327,9 @@ pub struct Plan {
     items: u64,
     seed: u64,
     duplicate: bool,
+    /// The index of the run's first item: a shard of a larger run plays items
+    /// `first..first + items` of it, with their seeds (see [`Plan::starting_at`]).
+    first: u64,
 }
 
 /// The most items a run may have (far beyond what memory holds; keeps row counts exact).
@@ -362,7 +370,25 @@ impl Plan {
             items,
             seed,
             duplicate,
+            first: 0,
         })
+    }
+
+    /// The same run started at item `first` of a larger one: item `k` of this plan is item
+    /// `first + k` of the run seeded with the plan's seed, so the results of consecutive
+    /// shards, joined in order, are those of the whole run. `first + items` may not exceed
+    /// [`MAX_ITEMS`].
+    pub fn starting_at(mut self, first: u64) -> Result<Plan, Error> {
+        if first
+            .checked_add(self.items)
+            .is_none_or(|end| end > MAX_ITEMS)
+        {
+            return Err(Error::Variant(format!(
+                "first + items must be at most {MAX_ITEMS}, got first: {first}"
+            )));
+        }
+        self.first = first;
+        Ok(self)
     }
 
     /// The players, one per seat.
@@ -380,6 +406,10 @@ impl Plan {
     /// The run's seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+    /// The index of the first item in the run it is a shard of (0 for a whole run).
+    pub fn first(&self) -> u64 {
+        self.first
     }
     /// Whether every item is played twice with the sides' bots swapped.
     pub fn duplicate(&self) -> bool {
@@ -792,7 +822,7 @@ fn run_job(
         }
         let k = (item - job.items.start) as usize;
         let before = rows.len();
-        let deal = deal_seed(plan.seed, item);
+        let deal = deal_seed(plan.seed, plan.first + item);
         for game in 0..games {
             let row = k * games + game;
             match plan.mode {
@@ -1038,6 +1068,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn shards_joined_in_order_equal_the_whole_run() {
+        // A run cut at uneven points into shards (`Plan::starting_at`) gives, shard after
+        // shard, exactly the rows of the whole run: what a cluster run merges.
+        for (game, n) in [(Game::Scopa, 2), (Game::Escoba, 4)] {
+            let rules = Rules::profile(game, n).unwrap();
+            let names: Vec<&str> = (0..n)
+                .map(|s| if s % 2 == 0 { "greedy" } else { "random" })
+                .collect();
+            for (mode, dup) in [
+                (Mode::Hands, false),
+                (Mode::Hands, true),
+                (Mode::Matches, true),
+            ] {
+                let whole = go(&rules, &plan(&rules, &names, mode, 57, dup), 2);
+                let mut joined = Outcome::default();
+                for (first, items) in [(0, 1), (1, 20), (21, 7), (28, 29)] {
+                    let p = plan(&rules, &names, mode, items, dup)
+                        .starting_at(first)
+                        .unwrap();
+                    let part = go(&rules, &p, 1);
+                    assert_eq!(part.completed, items);
+                    joined.completed += part.completed;
+                    joined.hands.append(&part.hands);
+                    let m = &mut joined.matches;
+                    m.scores.extend_from_slice(&part.matches.scores);
+                    m.winner.extend_from_slice(&part.matches.winner);
+                    m.hands.extend_from_slice(&part.matches.hands);
+                }
+                assert_eq!(joined, whole, "{game:?} {mode:?} {dup}");
+            }
+        }
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let p = plan(&rules, &["random"; 2], Mode::Hands, 10, false);
+        assert!(p.clone().starting_at(MAX_ITEMS - 10).is_ok());
+        let e = p.starting_at(MAX_ITEMS - 9).unwrap_err();
+        assert!(e.to_string().contains("first + items"), "{e}");
     }
 
     #[test]

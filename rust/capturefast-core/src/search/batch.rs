@@ -42,15 +42,17 @@ pub fn solve_values<R: AsRef<Rules> + Sync>(
 }
 
 /// The analysis of each position for its seat to move ([`analyze_position`]), item `i`'s worlds
-/// drawn from `Rng::derive(seed, i)` (so the results do not depend on `threads`); in input
-/// order.
+/// drawn from `Rng::derive(seed, first + i)` (so the results do not depend on `threads`, and a
+/// batch cut into shards, shard `k` starting at `first`, gives the whole batch's results); in
+/// input order.
 pub fn analyze_many<R: AsRef<Rules> + Sync>(
     jobs: &[Job<R>],
     (worlds, seed, horizon): (u32, u64, Horizon),
+    first: u64,
     threads: usize,
     tt_entries: usize,
 ) -> Vec<Result<SeatAnalysis, Error>> {
-    let items: Vec<(usize, &Job<R>)> = jobs.iter().enumerate().collect();
+    let items: Vec<(u64, &Job<R>)> = (first..).zip(jobs).collect();
     map_in_order(
         &items,
         threads,
@@ -58,8 +60,36 @@ pub fn analyze_many<R: AsRef<Rules> + Sync>(
         |solver, &(i, (rules, state))| {
             check_open(state)?;
             let seat = state.to_move().expect("a hand in play has a seat to move");
-            let how = (worlds, Rng::derive(seed, i as u64), horizon);
+            let how = (worlds, Rng::derive(seed, i), horizon);
             analyze_position(rules.as_ref(), state, seat, how, solver)
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::action::Move;
+    use crate::game::rules::Game;
+
+    #[test]
+    fn analysis_shards_equal_the_whole_batch() {
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let jobs: Vec<Job<&Rules>> = (0..5).map(|i| (&rules, State::new(&rules, i))).collect();
+        let how = (3, 9, Horizon::Round);
+        let values = |r: Vec<Result<SeatAnalysis, Error>>| -> Vec<Vec<(Move, f64, f64)>> {
+            r.into_iter()
+                .map(|a| a.unwrap().moves.iter().map(|m| (m.0, m.2, m.3)).collect())
+                .collect()
+        };
+        let whole = values(analyze_many(&jobs, how, 0, 2, 1 << 12));
+        let mut joined = values(analyze_many(&jobs[..2], how, 0, 1, 1 << 12));
+        joined.extend(values(analyze_many(&jobs[2..], how, 2, 1, 1 << 12)));
+        assert_eq!(joined, whole);
+        // The offset is what is drawn from: the same positions at another offset differ.
+        assert_ne!(
+            values(analyze_many(&jobs[2..], how, 0, 1, 1 << 12)),
+            whole[2..]
+        );
+    }
 }
