@@ -4,8 +4,8 @@ Read from the source: every `crate::...` path in a file of `rust/capturefast-cor
 items and inline paths alike, comments aside) names the module it depends on. `game` may use
 nothing above it, `eval` only `game`, `search` `game` and `eval`, `play` all three, and `learn`
 all four; the crate-root utilities (`error`, `parallel`) use no layer. Between modules, the
-graph has no cycle. Unit tests (`#[cfg(test)]` blocks and `tests.rs` files) are left out: they may reach
-across layers to check them.
+graph has no cycle. Unit tests (`#[cfg(test)]` blocks and `tests.rs` files) are left out: they
+may reach across layers to check them.
 """
 
 from __future__ import annotations

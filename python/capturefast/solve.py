@@ -98,8 +98,9 @@ def solve_many(
     """The exact values of many open positions, in order, on `threads` threads (None: all cores).
 
     Each worker thread keeps one solver (its table up to `tt_entries` entries) for all the
-    positions it takes. With ``executor="ray"`` (or a `capturefast.distributed.RayExecutor`) the positions are
-    solved in shards on a Ray cluster, ``threads`` then being each shard's; the same values.
+    positions it takes. With ``executor="ray"`` (or a `capturefast.distributed.RayExecutor`)
+    the positions are solved in shards on a Ray cluster, ``threads`` then being each shard's;
+    the same values.
     """
     states = list(states)
     if executor is not None:
