@@ -492,7 +492,8 @@ BAD_INPUTS = [
     (["solve", *OPEN, "--scores", "30,40"], "scores: [30, 40]", None),
     (["solve", *OPEN, "--game", "poker"], "got: poker", None),
     (["solve", *OPEN, "--players", "4"], "got: 0", None),
-    (["solve", *OPEN, "--hnad", "0=7D"], "--hnad 0=7D", "did you mean --hand?"),
+    # `0=7D` is read as the optional position line, so only the misspelt flag is left over.
+    (["solve", *OPEN, "--hnad", "0=7D"], "--hnad", "did you mean --hand?"),
     (["solve", *OPEN, "--bogus"], "unrecognized arguments: --bogus", None),
     (["solve", "--hand", "0=7D"], "required: --to-move", None),
     (["analyze", "--hand", "0=7D 3C KS", "--to-move", "1"], "seat to move: 1", '--hand 1="'),
