@@ -210,16 +210,31 @@ pub fn analyze_raw(
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
 ) -> PyResult<Analysis> {
+    analyze_with(py, state, seat, (worlds, seed, horizon), |solver_run| {
+        with_thread_solver(tt_entries, solver_run)
+    })
+}
+
+/// One seat's analysis of `state` with the solver `with` lends: the arguments checked, the
+/// search run with the GIL released, the result converted. `analyze_raw` lends this thread's
+/// solver, `Solver.analyze_raw` its own.
+pub(crate) fn analyze_with(
+    py: Python<'_>,
+    state: &Bound<'_, PyState>,
+    seat: i64,
+    (worlds, seed, horizon): (u32, u64, &str),
+    with: impl FnOnce(
+        &mut dyn FnMut(&mut Solver) -> Result<SeatAnalysis, capturefast_core::Error>,
+    ) -> Result<SeatAnalysis, capturefast_core::Error>
+    + Send,
+) -> PyResult<Analysis> {
     let st = state.get();
     check_open(&st.state)?;
     let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
     let how = (worlds, seed, self::horizon(horizon)?);
-    let rules = st.rules.0.clone();
-    let s = st.state;
-    let r = detached(py, move || {
-        with_thread_solver(tt_entries, |solver| {
-            search::analysis::analyze_position(&rules, &s, seat, how, solver)
-        })
+    let (rules, s) = (&st.rules.0, &st.state);
+    let r = detached(py, || {
+        with(&mut |solver| search::analysis::analyze_position(rules, s, seat, how, solver))
     });
     Ok(analysis_py(&check(r)?))
 }

@@ -4,13 +4,12 @@
 use std::sync::{Mutex, MutexGuard};
 
 use capturefast_core::Solver;
-use capturefast_core::search;
 use pyo3::prelude::*;
 
 use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
-use crate::solve::{Analysis, DEFAULT_TT, PySolution, analysis_py, check_open, horizon, solve_one};
+use crate::solve::{Analysis, DEFAULT_TT, PySolution, analyze_with, check_open, solve_one};
 use crate::state::PyState;
 
 /// An exact solver with a transposition table kept between queries.
@@ -71,15 +70,9 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
         horizon: &str,
     ) -> PyResult<Analysis> {
-        let st = state.get();
-        check_open(&st.state)?;
-        let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
-        let how = (worlds, seed, self::horizon(horizon)?);
-        let (rules, s) = (&st.rules.0, &st.state);
-        let r = detached(py, || {
-            search::analysis::analyze_position(rules, s, seat, how, &mut self.lock())
-        });
-        Ok(analysis_py(&check(r)?))
+        analyze_with(py, state, seat, (worlds, seed, horizon), |run| {
+            run(&mut self.lock())
+        })
     }
 
     /// Empties the table, in constant time.
