@@ -300,12 +300,32 @@ def test_keyboard_interrupt_cancels_and_returns_a_prefix(cluster: None) -> None:
     assert t.interrupted
     assert all(res.completed < 40 for res in t.results.values())
     # A solver batch cannot return part of a list: Ctrl-C cancels the rest and re-raises.
-    states = open_positions(200, plies=0)  # about 20 ms each
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
+    # The interrupt is sent only while the batch runs, once a shard has started, so that it
+    # can never land in pytest's own code after the call.
+    states = open_positions(2000, plies=0)  # a few ms each: seconds of work on 2 workers
+    running = threading.Lock()
+    state = {"running": True}
+
+    def interrupt_once_a_shard_runs() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with running:
+                if not state["running"]:
+                    return
+                if _shard_workers():
+                    _thread.interrupt_main()
+                    return
+            time.sleep(0.02)
+
+    sender = threading.Thread(target=interrupt_once_a_shard_runs)
     with pytest.raises(KeyboardInterrupt):
-        cf.solve_many(states, executor=RayExecutor(shard_size=1))
-    timer.join()
+        try:
+            sender.start()
+            cf.solve_many(states, executor=RayExecutor(shard_size=1))
+        finally:
+            with running:
+                state["running"] = False
+    sender.join()
 
 
 def _write_shard(directory: str) -> Callable[[Shard], None]:
