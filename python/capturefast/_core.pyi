@@ -367,6 +367,7 @@ def simulate_arrays(
     progress: Callable[[int, int], object] | None = None,
     first: int = 0,
     dry_run: bool = False,
+    trace: bool = False,
 ) -> dict[str, Any]: ...
 
 @final

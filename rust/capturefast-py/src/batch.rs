@@ -225,10 +225,16 @@ fn array2<T: Element>(py: Python<'_>, v: Vec<T>, width: usize) -> Bound<'_, PyAn
 /// `first` plays items `first..first + items` of the run seeded with `seed` (a shard of it:
 /// shards joined in order give the whole run). `dry_run` checks every argument as a run
 /// would and returns an empty dict without playing.
+///
+/// `trace` also returns every hand's deal and moves, one entry per hand row: `trace_starts`
+/// (the position notation of each deal), `trace_moves` uint64 (the moves' `Move.to_int`, hand
+/// after hand), `trace_seats` uint8 (the seat that played each) and `trace_ends` int64 (where
+/// each hand's moves end in `trace_moves`).
 #[pyfunction]
 #[pyo3(signature = (rules, bots, items, *, matches = false, duplicate = false, seed = 0,
-    threads = None, progress = None, first = 0, dry_run = false))]
+    threads = None, progress = None, first = 0, dry_run = false, trace = false))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+#[allow(clippy::fn_params_excessive_bools)] // Python keyword flags, as `simulate` takes them
 pub fn simulate_arrays<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
@@ -241,6 +247,7 @@ pub fn simulate_arrays<'py>(
     progress: Option<Py<PyAny>>,
     #[pyo3(from_py_with = crate::convert::arg::first)] first: u64,
     dry_run: bool,
+    trace: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules.get().clone();
     let control = Arc::new(Control::new());
@@ -254,7 +261,10 @@ pub fn simulate_arrays<'py>(
     }
     let mode = if matches { Mode::Matches } else { Mode::Hands };
     let plan = core(Plan::new(&r.0, players, mode, items, seed, duplicate))?;
-    let plan = core(plan.starting_at(first))?;
+    let mut plan = core(plan.starting_at(first))?;
+    if trace {
+        plan = plan.traced();
+    }
     if dry_run {
         return Ok(PyDict::new(py));
     }
@@ -312,6 +322,16 @@ pub fn simulate_arrays<'py>(
         for key in ["match_scores", "match_winner", "match_hands"] {
             d.set_item(key, py.None())?;
         }
+    }
+    if trace {
+        let t = outcome.trace;
+        let starts: Vec<String> = t.starts.iter().map(|s| s.to_notation(&r.0)).collect();
+        let moves: Vec<u64> = t.moves.iter().map(|m| m.to_bits()).collect();
+        let ends: Vec<i64> = t.ends.iter().map(|&e| e as i64).collect();
+        d.set_item("trace_starts", starts)?;
+        d.set_item("trace_moves", moves.into_pyarray(py))?;
+        d.set_item("trace_ends", ends.into_pyarray(py))?;
+        d.set_item("trace_seats", t.seats.into_pyarray(py))?;
     }
     d.set_item("completed", outcome.completed)?;
     d.set_item("interrupted", interrupted)?;

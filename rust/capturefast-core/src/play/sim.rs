@@ -330,6 +330,8 @@ pub struct Plan {
     /// The index of the run's first item: a shard of a larger run plays items
     /// `first..first + items` of it, with their seeds (see [`Plan::starting_at`]).
     first: u64,
+    /// Whether the run keeps every hand's deal and moves ([`Outcome::trace`]).
+    trace: bool,
 }
 
 /// The most items a run may have (far beyond what memory holds; keeps row counts exact).
@@ -371,7 +373,15 @@ impl Plan {
             seed,
             duplicate,
             first: 0,
+            trace: false,
         })
+    }
+
+    /// The same run, keeping the deal and the moves of every hand played in
+    /// [`Outcome::trace`]: what game records are written from. The results are the same.
+    pub fn traced(mut self) -> Plan {
+        self.trace = true;
+        self
     }
 
     /// The same run started at item `first` of a larger one: item `k` of this plan is item
@@ -453,6 +463,55 @@ pub struct MatchColumns {
     pub hands: Vec<i32>,
 }
 
+/// The deal and the moves of every hand of a traced run ([`Plan::traced`]), one entry per hand
+/// row, in the order of [`Outcome::hands`] (for a match, the rows of its hands).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// The position at each hand's deal.
+    pub starts: Vec<State>,
+    /// Every move played, hand after hand.
+    pub moves: Vec<Move>,
+    /// The seat that played each move of `moves`.
+    pub seats: Vec<u8>,
+    /// Where each hand's moves end in `moves`: hand `r` played `moves[ends[r - 1]..ends[r]]`
+    /// (from 0 for the first).
+    pub ends: Vec<usize>,
+}
+
+impl Trace {
+    /// Hands held.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether no hand is held.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// The moves of hand `row`.
+    pub fn hand(&self, row: usize) -> &[Move] {
+        let start = if row == 0 { 0 } else { self.ends[row - 1] };
+        &self.moves[start..self.ends[row]]
+    }
+
+    fn truncate(&mut self, hands: usize) {
+        self.starts.truncate(hands);
+        self.ends.truncate(hands);
+        let moves = self.ends.last().copied().unwrap_or(0);
+        self.moves.truncate(moves);
+        self.seats.truncate(moves);
+    }
+
+    fn append(&mut self, other: &Trace) {
+        let base = self.moves.len();
+        self.starts.extend_from_slice(&other.starts);
+        self.moves.extend_from_slice(&other.moves);
+        self.seats.extend_from_slice(&other.seats);
+        self.ends.extend(other.ends.iter().map(|e| e + base));
+    }
+}
+
 /// What a run produced. After a stop, only the first `completed` items are kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -463,6 +522,8 @@ pub struct Outcome {
     pub hands: HandColumns,
     /// One row per match played (empty in hands mode).
     pub matches: MatchColumns,
+    /// Every hand's deal and moves, if the plan is traced (else empty).
+    pub trace: Trace,
 }
 
 fn award(a: Option<u8>) -> i8 {
@@ -667,6 +728,7 @@ struct Done {
     index: usize,
     completed: u64,
     rows: HandColumns,
+    trace: Trace,
 }
 
 /// Hands out chunks in item order.
@@ -738,6 +800,7 @@ fn play_hand(
     bots: &mut [SeatBot],
     moves: &mut Vec<Move>,
     watch: &mut Watch<'_>,
+    mut trace: Option<&mut Trace>,
 ) -> Option<HandScore> {
     loop {
         let seat = state
@@ -761,14 +824,23 @@ fn play_hand(
             mv
         });
         debug_assert!(state.is_legal(rules, mv), "{mv} is not legal");
+        if let Some(t) = trace.as_deref_mut() {
+            t.moves.push(mv);
+            t.seats.push(seat);
+        }
         if let Some(score) = state.apply_scored(rules, mv) {
+            if let Some(t) = trace {
+                t.ends.push(t.moves.len());
+            }
             return Some(score);
         }
     }
 }
 
 /// Plays one game of an item (one hand, or a whole match), passing each hand's score and
-/// dealer to `record`, and returns the final state; `None` if stopped mid-hand ([`play_hand`]).
+/// dealer to `record` and, for a traced plan, its deal and moves to `trace`, and returns the
+/// final state; `None` if stopped mid-hand ([`play_hand`]).
+#[allow(clippy::too_many_arguments)]
 fn play_game(
     rules: &Rules,
     plan: &Plan,
@@ -777,6 +849,7 @@ fn play_game(
     scratch: &mut Scratch,
     watch: &mut Watch<'_>,
     record: &mut dyn FnMut(&HandScore, u8),
+    trace: &mut Trace,
 ) -> Option<State> {
     scratch.bots.clear();
     for seat in 0..rules.num_players() {
@@ -785,12 +858,16 @@ fn play_game(
     }
     let mut state = State::new(rules, deal);
     loop {
+        if plan.trace {
+            trace.starts.push(state);
+        }
         let s = play_hand(
             rules,
             &mut state,
             &mut scratch.bots,
             &mut scratch.moves,
             watch,
+            plan.trace.then_some(&mut *trace),
         )?;
         record(&s, state.dealer());
         if plan.mode == Mode::Hands || state.match_over() {
@@ -813,6 +890,7 @@ fn run_job(
 ) -> Done {
     let games = plan.games_per_item();
     let mut rows = HandColumns::default();
+    let mut trace = Trace::default();
     let mut completed = 0u64;
     let mut unreported = 0u64;
     let mut watch = Watch { control, tick };
@@ -822,21 +900,35 @@ fn run_job(
         }
         let k = (item - job.items.start) as usize;
         let before = rows.len();
+        let traced = trace.len();
         let deal = deal_seed(plan.seed, plan.first + item);
         for game in 0..games {
             let row = k * games + game;
             match plan.mode {
                 Mode::Hands => {
                     let slots = &mut job.hands;
-                    play_game(rules, plan, deal, game, scratch, &mut watch, &mut |s, d| {
-                        slots.set(row, s, d);
-                    });
+                    play_game(
+                        rules,
+                        plan,
+                        deal,
+                        game,
+                        scratch,
+                        &mut watch,
+                        &mut |s, d| slots.set(row, s, d),
+                        &mut trace,
+                    );
                 }
                 Mode::Matches => {
-                    let state =
-                        play_game(rules, plan, deal, game, scratch, &mut watch, &mut |s, d| {
-                            rows.push(s, d);
-                        });
+                    let state = play_game(
+                        rules,
+                        plan,
+                        deal,
+                        game,
+                        scratch,
+                        &mut watch,
+                        &mut |s, d| rows.push(s, d),
+                        &mut trace,
+                    );
                     if let Some(state) = state {
                         job.matches.set(row, &state);
                     }
@@ -846,6 +938,7 @@ fn run_job(
         if control.is_stopped() {
             // Stopped during the item: it may be cut short (a bot's error), so it is dropped.
             rows.truncate(before);
+            trace.truncate(traced);
             break;
         }
         completed += 1;
@@ -861,6 +954,7 @@ fn run_job(
         index: job.index,
         completed,
         rows,
+        trace,
     }
 }
 
@@ -952,12 +1046,14 @@ pub fn run(
     // The completed items: whole chunks in order, up to the first one cut short or missing.
     let mut completed = 0u64;
     let mut stitched = HandColumns::default();
+    let mut trace = Trace::default();
     for (i, d) in dones.iter().enumerate() {
         if d.index != i {
             break;
         }
         completed += d.completed;
         stitched.append(&d.rows);
+        trace.append(&d.trace);
         let len = chunk.min(plan.items - i as u64 * chunk);
         if d.completed < len {
             break;
@@ -983,6 +1079,7 @@ pub fn run(
         completed,
         hands,
         matches,
+        trace,
     })
 }
 
@@ -1065,6 +1162,51 @@ mod tests {
                 assert_eq!(one.completed, 301);
                 for threads in [2, 3, 7] {
                     assert_eq!(go(&rules, &p, threads), one, "{game:?} {mode:?} {threads}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_trace_replays_to_the_same_results() {
+        // Each traced hand, replayed move by move from its deal under the rules' legality
+        // check, ends the hand with the points of its row; in a match, each deal is the
+        // previous hand's end dealt on; and the rest of the outcome is the untraced run's.
+        for (game, n) in [(Game::Scopa, 2), (Game::Chkobba, 2), (Game::Escoba, 4)] {
+            let rules = Rules::profile(game, n).unwrap();
+            let names: Vec<&str> = (0..n)
+                .map(|s| if s % 2 == 0 { "greedy" } else { "random" })
+                .collect();
+            for (mode, dup) in [(Mode::Hands, true), (Mode::Matches, false)] {
+                let p = plan(&rules, &names, mode, 23, dup);
+                let plain = go(&rules, &p, 2);
+                let traced = go(&rules, &p.clone().traced(), 2);
+                assert!(plain.trace.is_empty());
+                assert_eq!(traced.trace, go(&rules, &p.clone().traced(), 1).trace);
+                let mut untraced = traced.clone();
+                untraced.trace = Trace::default();
+                assert_eq!(untraced, plain, "{game:?} {mode:?}");
+                let t = &traced.trace;
+                assert_eq!(t.len(), traced.hands.len());
+                let mut previous: Option<State> = None;
+                for row in 0..t.len() {
+                    let mut s = t.starts[row];
+                    if let Some(mut end) = previous.filter(|e| !e.match_over()) {
+                        end.next_hand(&rules).unwrap();
+                        assert_eq!(end, s, "row {row}");
+                    }
+                    let mut score = None;
+                    let first = t.ends[row] - t.hand(row).len();
+                    for (k, &mv) in t.hand(row).iter().enumerate() {
+                        assert!(score.is_none(), "a move after the hand's end");
+                        assert_eq!(s.to_move(), Some(t.seats[first + k]));
+                        assert!(s.is_legal(&rules, mv), "row {row} ply {k}: {mv}");
+                        score = s.apply_scored(&rules, mv);
+                    }
+                    let score = score.expect("the hand ends with its last move");
+                    let points: Vec<i16> = score.points.iter().map(|&x| x as i16).collect();
+                    assert_eq!(points, traced.hands.points[2 * row..2 * row + 2]);
+                    previous = (mode == Mode::Matches).then_some(s);
                 }
             }
         }
