@@ -16,6 +16,7 @@
 use crate::error::Error;
 use crate::game::card::{Card, NUM_CARDS};
 use crate::game::cardset::CardSet;
+use crate::game::options::Options;
 use crate::game::presets::{Preset, nearest};
 use crate::game::rules::Rules;
 use crate::game::state::{Parts, Phase, Refusal, State, phase_word};
@@ -83,12 +84,28 @@ fn refusal(Refusal(field, e): Refusal) -> Error {
 /// The rules as the notation writes them: the nearest preset and, in brackets, the options
 /// that differ from it (`scopa`, `cirulla[target=100]`).
 pub fn rules_text(rules: &Rules) -> String {
-    let (preset, diff) = nearest(rules);
-    if diff.is_empty() {
-        return preset.name.to_string();
+    // Finding the nearest preset builds the rules of each candidate (about 10 µs): the last
+    // answer is kept per thread, since a caller writes many positions under the same rules.
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Options, String)>> =
+            const { std::cell::RefCell::new(None) };
     }
-    let opts: Vec<String> = diff.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    format!("{}[{}]", preset.name, opts.join(","))
+    LAST.with_borrow_mut(|last| {
+        if let Some((options, text)) = last.as_ref()
+            && options == rules.options()
+        {
+            return text.clone();
+        }
+        let (preset, diff) = nearest(rules);
+        let text = if diff.is_empty() {
+            preset.name.to_string()
+        } else {
+            let opts: Vec<String> = diff.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            format!("{}[{}]", preset.name, opts.join(","))
+        };
+        *last = Some((rules.options().clone(), text.clone()));
+        text
+    })
 }
 
 fn cards(set: CardSet) -> String {
