@@ -534,7 +534,8 @@ BAD_INPUTS = [
     (["rules", "scopa", "--players", "x"], "got: x", None),
     (["rules", "scopa", "extra"], "unrecognized arguments: extra", None),
     # the command itself
-    (["play"], "got: play", None),
+    (["play"], "got: play", "did you mean replay?"),
+    (["fly"], "got: fly", None),
     (["simulat"], "got: simulat", "did you mean simulate?"),
     (["--bogus"], "required: command", None),
 ]

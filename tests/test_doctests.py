@@ -15,7 +15,11 @@ MODULES = [
     "capturefast.tournament",
     "capturefast.variants",
     "capturefast.service",
+    "capturefast.records",
 ]
+
+# Pages of docs/ whose `>>>` examples run as they are shown.
+PAGES = ["records.md"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -30,3 +34,16 @@ def test_docstring_examples(
     )
     assert result.attempted > 0, f"{name} has no examples"
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_examples(page: str) -> None:
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / page
+    result = doctest.testfile(
+        str(path),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        verbose=False,
+    )
+    assert result.attempted > 0, f"{page} has no examples"
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {page}"

@@ -42,9 +42,11 @@ from capturefast.errors import (
     InvalidCardError,
     NotationError,
     PositionError,
+    RecordError,
     ReportError,
     VariantError,
 )
+from capturefast.records import GameRecord, HandRecord, read_records, write_records
 from capturefast.report import HandReport, MatchReport, play_match_report
 from capturefast.sim import Estimate, ProgressBar, SimulationResult, Summary, simulate
 from capturefast.solve import (
@@ -69,6 +71,8 @@ __all__ = [
     "Card",
     "DecodeError",
     "Estimate",
+    "GameRecord",
+    "HandRecord",
     "HandReport",
     "IllegalMoveError",
     "InvalidCardError",
@@ -79,6 +83,7 @@ __all__ = [
     "Opening",
     "PositionError",
     "ProgressBar",
+    "RecordError",
     "ReportError",
     "ReviewRow",
     "Rules",
@@ -97,10 +102,12 @@ __all__ = [
     "bot_names",
     "play_match_report",
     "random_hands",
+    "read_records",
     "review",
     "simulate",
     "solve",
     "solve_many",
     "tournament",
     "variants",
+    "write_records",
 ]

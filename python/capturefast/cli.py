@@ -29,11 +29,13 @@ from typing import IO, Any, NoReturn
 
 import numpy as np
 
-from capturefast._core import Rules, __version__, bot_names
+from capturefast._core import Card, Rules, __version__, bot_names
 from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError
+from capturefast.records import GameRecord
 from capturefast.sim import SimulationResult, simulate
+from capturefast.solve import ReviewRow
 from capturefast.tournament import tournament
 from capturefast.variants import PRESETS, describe, dumps
 from capturefast.variants import rules as preset_rules
@@ -203,9 +205,17 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     matches = args.matches is not None
     count = args.matches if matches else (args.hands or _DEFAULT_HANDS)
     text = not (args.json or args.csv)
+    records: IO[str] | None = None
+    if args.records is not None:
+        try:
+            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as e:
+            p.error(f"cannot write the records file: {args.records}: {e.strerror}")
     results: list[SimulationResult] = []
-    for game in games:
-        for n in players:
+    try:
+        for game, n in itertools.product(games, players):
+            if records is not None and results:
+                records.write("\n")  # a blank line before the next run's first game
             r = simulate(
                 _rules(game, n, args.option),
                 None if matches else count,
@@ -215,20 +225,21 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 seed=args.seed,
                 threads=_threads(args.threads),
                 progress=_progress(args),
+                records=records,
             )
             results.append(r)
             if text:
-                unit = "hands"
                 rate = r.num_hands / r.seconds if r.seconds > 0 else float("inf")
                 print(
-                    f"\n{game}, {n} players: {r.num_hands} {unit} in {r.seconds:.3f} s "
+                    f"\n{game}, {n} players: {r.num_hands} hands in {r.seconds:.3f} s "
                     f"({rate:,.0f} hands/s, {r.threads} threads)"
                 )
                 print(r)
             if r.interrupted:
                 break
-        if results and results[-1].interrupted:
-            break
+    finally:
+        if records is not None:
+            records.close()
     if args.json:
         json.dump([r.to_dict() for r in results], sys.stdout, indent=2)
         print()
@@ -238,6 +249,66 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print("capturefast: interrupted; printed what finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
+
+
+def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from capturefast.records import read_records
+    from capturefast.solve import review
+
+    shown = games = 0
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            for record in read_records(f):
+                games += 1
+                if args.game is not None and games != args.game:
+                    continue
+                if shown:
+                    print()
+                print(f"game {games}")
+                _print_record(record, review(record) if args.review else None)
+                shown += 1
+    except OSError as e:
+        p.error(f"cannot read the records file: {args.file}: {e.strerror}")
+    except UnicodeDecodeError:
+        p.error(f"the records file is not UTF-8 text: {args.file}")
+    if args.game is not None and not shown:
+        p.error(f"--game {args.game}: the file holds {games} games")
+    return 0
+
+
+def _print_record(record: GameRecord, rows: list[ReviewRow] | None) -> None:
+    """A game: its headers, then each hand's deal, moves (with the solver's verdict under
+    --review) and score report."""
+    for tag, value in record.headers.items():
+        print(f"  {tag}: {value}")
+    for k, hand in enumerate(record.hands):
+        start = hand.start
+        print(f"\nhand {k + 1}: dealer {start.dealer}, table {_cards(start.table)}")
+        for holder, cards in enumerate(start.hands):
+            print(f"  seat {holder} holds {_cards(cards)}")
+        state = start
+        mine = [r for r in rows if r.hand == k] if rows is not None else []
+        for ply, mv in enumerate(hand.moves):
+            seat = state.to_move
+            sweep = " (sweep)" if state.is_sweep(mv) else ""
+            line = f"  {ply + 1:>3}. seat {seat}: {mv}{sweep}"
+            if mine:
+                r = mine[ply]
+                verdict = "best" if r.loss == 0 else f"loses {r.loss}, best {r.best_moves[0]}"
+                line += f"  [{r.value:+d}, {verdict}]"
+            if hand.comments[ply]:
+                line += f"  ; {hand.comments[ply]}"
+            print(line)
+            state = state.play(mv)
+        if state.hand_over:
+            print()
+            print(state.hand_report())
+        else:
+            print(f"  (the hand is not over: seat {state.to_move} to move)")
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards)) if cards else "-"
 
 
 def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -393,6 +464,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
         action="store_true",
         help="play every deal twice, the bots swapping sides",
     )
+    s.add_argument(
+        "--records",
+        metavar="PATH",
+        help="write the game record of every game played to PATH (docs/records.md)",
+    )
     t = sub.add_parser(
         "tournament",
         help="round robin of bots on duplicate deals, with a ranking",
@@ -426,6 +502,20 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
         help="override an option, e.g. --set target=21 (repeatable)",
     )
     v.add_argument("--format", choices=("text", "json", "toml"), default="text")
+    r = sub.add_parser(
+        "replay",
+        help="check a game records file move by move and print its hands with their reports",
+        description="Replay every game of a records file (docs/records.md) under its rules; "
+        "print each hand's deal, moves and score report. An illegal move, a deal that does "
+        "not carry on the match or a wrong result is reported with its line.",
+    )
+    r.add_argument("file", metavar="FILE", help="a game records file")
+    r.add_argument("--game", type=_int_in(1, 1 << 62), metavar="N", help="only the N-th game")
+    r.add_argument(
+        "--review",
+        action="store_true",
+        help="value every move with the exact solver, all cards known (as cf.review)",
+    )
     e = sub.add_parser(
         "engine",
         help="the engine protocol on stdin and stdout, for bots in other programs",
@@ -454,6 +544,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
         "tournament": (t, _tournament),
         **{name: (parser, _solver) for name, parser in solver_parsers.items()},
         "rules": (v, _rules_command),
+        "replay": (r, _replay),
         "engine": (e, _engine),
         "serve": (w, _serve),
     }

@@ -45,8 +45,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from capturefast._core import State, analyze_many_raw, solve_values
 from capturefast.errors import ArgumentError
 from capturefast.sim import (
@@ -70,19 +68,6 @@ __all__ = [
     "solve_many",
     "tournament",
 ]
-
-# The local call's dtypes and row widths of the simulation columns (`simulate_arrays`), for a
-# run in which no shard finished.
-_EMPTY_COLUMNS: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
-    "points": (np.int16, (0, 2)),
-    "awards": (np.int8, (0, 4)),
-    "sweeps": (np.int8, (0, 2)),
-    "dealer": (np.int8, (0,)),
-    "match_scores": (np.int32, (0, 2)),
-    "match_winner": (np.int8, (0,)),
-    "match_hands": (np.int32, (0,)),
-}
-_MATCH_COLUMNS = ("match_scores", "match_winner", "match_hands")
 
 
 @dataclass(frozen=True)
@@ -278,31 +263,6 @@ def _cancel(ray: Any, pending: dict[Any, int]) -> None:
 # ----- simulate and tournament -----
 
 
-def _merge_columns(
-    req: SimRequest, parts: Sequence[dict[str, Any] | None], counts: Sequence[int]
-) -> tuple[dict[str, Any], int]:
-    """The shards' columns joined in item order, up to the first shard missing or cut short,
-    and the items they hold."""
-    kept: list[dict[str, Any]] = []
-    completed = 0
-    for raw, n in zip(parts, counts, strict=True):
-        if raw is None:
-            break
-        kept.append(raw)
-        completed += raw["completed"]
-        if raw["completed"] < n:
-            break
-    out: dict[str, Any] = {}
-    for key, (dtype, shape) in _EMPTY_COLUMNS.items():
-        if key in _MATCH_COLUMNS and req.mode == "hands":
-            out[key] = None
-        elif kept:
-            out[key] = np.concatenate([raw[key] for raw in kept])
-        else:
-            out[key] = np.zeros(shape, dtype=dtype)
-    return out, completed
-
-
 def _sim_tasks(req: SimRequest, size: int, threads: int, start: int, pair: Any) -> list[_Task]:
     return [
         _Task(
@@ -326,7 +286,7 @@ def _sim_result(
     interrupted: bool,
     seconds: float,
 ) -> SimulationResult:
-    raw, completed = _merge_columns(req, parts, [t.shard.count for t in tasks])
+    raw, completed = req.merge(parts, [t.shard.count for t in tasks])
     raw["completed"] = completed
     raw["interrupted"] = interrupted or completed < req.count
     raw["threads"] = threads

@@ -15,6 +15,7 @@ __all__ = [
     "InvalidCardError",
     "NotationError",
     "PositionError",
+    "RecordError",
     "ReportError",
     "VariantError",
 ]
@@ -56,6 +57,30 @@ class NotationError(DecodeError):
     """
 
     field: str
+
+
+class RecordError(DecodeError):
+    """A game record refused (docs/records.md): a malformed line, or a game that does not
+    replay (an illegal move, a deal that does not carry on the match, a wrong result).
+
+    Attributes:
+        line: the line of the text at fault (1-based), if the record was read from text.
+        hand: the hand at fault (0-based), if one is.
+        ply: the move at fault within that hand (0-based), if one is.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        hand: int | None = None,
+        ply: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.line = line
+        self.hand = hand
+        self.ply = ply
 
 
 class ReportError(CaptureFastError, ValueError):

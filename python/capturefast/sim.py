@@ -47,6 +47,7 @@ Stopping:
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -563,6 +564,20 @@ class SimulationResult:
         )
 
 
+# The dtypes and row widths of the simulation columns (`simulate_arrays`), for a run of which
+# no part finished.
+_EMPTY_COLUMNS: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
+    "points": (np.int16, (0, 2)),
+    "awards": (np.int8, (0, 4)),
+    "sweeps": (np.int8, (0, 2)),
+    "dealer": (np.int8, (0,)),
+    "match_scores": (np.int32, (0, 2)),
+    "match_winner": (np.int8, (0,)),
+    "match_hands": (np.int32, (0,)),
+}
+_MATCH_COLUMNS = ("match_scores", "match_winner", "match_hands")
+
+
 @dataclass(frozen=True)
 class SimRequest:
     """A `simulate` call with its arguments checked: what a run, or each shard of one, plays.
@@ -629,10 +644,12 @@ class SimRequest:
         threads: int | None = None,
         progress: ProgressCallback | None = None,
         dry_run: bool = False,
+        trace: bool = False,
     ) -> dict[str, Any]:
         """The raw columns of items ``first .. first + count`` of the run (all of it by default),
         as `simulate_arrays` returns them; ``dry_run`` checks what only the core checks (bot
-        names and budgets, bots the variant refuses) and plays nothing."""
+        names and budgets, bots the variant refuses) and plays nothing; ``trace`` adds every
+        hand's deal and moves."""
         return simulate_arrays(
             self.rules,
             list(self.seats),
@@ -644,7 +661,33 @@ class SimRequest:
             progress=progress,
             first=first,
             dry_run=dry_run,
+            trace=trace,
         )
+
+    def merge(
+        self, parts: Sequence[dict[str, Any] | None], counts: Sequence[int]
+    ) -> tuple[dict[str, Any], int]:
+        """The columns of consecutive parts of the run (``counts[i]`` items asked of part
+        ``i``; None for a part that did not run) joined in item order, up to the first part
+        missing or cut short, and the items they hold."""
+        kept: list[dict[str, Any]] = []
+        completed = 0
+        for raw, n in zip(parts, counts, strict=True):
+            if raw is None:
+                break
+            kept.append(raw)
+            completed += raw["completed"]
+            if raw["completed"] < n:
+                break
+        out: dict[str, Any] = {}
+        for key, (dtype, shape) in _EMPTY_COLUMNS.items():
+            if key in _MATCH_COLUMNS and self.mode == "hands":
+                out[key] = None
+            elif kept:
+                out[key] = np.concatenate([raw[key] for raw in kept])
+            else:
+                out[key] = np.zeros(shape, dtype=dtype)
+        return out, completed
 
     def result(self, raw: dict[str, Any], seconds: float) -> SimulationResult:
         """The `SimulationResult` of the whole run's raw columns."""
@@ -680,6 +723,7 @@ def simulate(
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
     executor: Executor | None = None,
+    records: str | os.PathLike[str] | IO[str] | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` independent hands, or ``matches`` whole matches, with bots in the seats.
 
@@ -698,6 +742,10 @@ def simulate(
             ``progress(done, total)`` about every 50 ms (deals or matches).
         executor: None runs here; ``"ray"`` or a `capturefast.distributed.RayExecutor` runs the
             deals in shards on a Ray cluster (docs/distributed.md), with the same results.
+        records: a path (created or replaced) or an open text file to which the game record
+            of every game played is written (docs/records.md): one per hand, or per match.
+            They are written batch by batch as the run goes, so a run of any length holds
+            only a batch of them. The results are the same as without.
 
     Returns:
         A `SimulationResult`. After Ctrl-C, the result of the deals that finished.
@@ -709,13 +757,24 @@ def simulate(
     """
     req = SimRequest.of(rules, hands, matches, bots, duplicate, seed, threads)
     if executor is not None:
+        if records is not None:
+            raise ArgumentError(
+                "records= is written by a run on this machine; on a cluster, write each "
+                "shard's games with RayExecutor(shard_hook=...), got: records with an executor"
+            )
         from capturefast import distributed
 
         return distributed.simulate_request(req, executor, progress)
     bar, callback = progress_callback(progress, req.unit)
     t0 = time.perf_counter()
     try:
-        raw = req.run(progress=callback)
+        if records is not None:
+            from capturefast.records import simulate_records
+
+            req.run(dry_run=True)  # a bad bot is refused before the file is created
+            raw = simulate_records(req, records, callback)
+        else:
+            raw = req.run(progress=callback)
     finally:
         if bar is not None:
             bar.close()

@@ -16,9 +16,10 @@ hand, counting what is already won in it, with best play by both sides (partners
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from capturefast._core import (
     Move,
@@ -31,8 +32,11 @@ from capturefast._core import (
 )
 from capturefast._core import Solver as _CoreSolver
 from capturefast._core import solve as _solve
-from capturefast.errors import IllegalMoveError
+from capturefast.errors import ArgumentError, IllegalMoveError
 from capturefast.sim import Executor
+
+if TYPE_CHECKING:
+    from capturefast.records import GameRecord
 
 __all__ = [
     "Analysis",
@@ -335,6 +339,7 @@ class ReviewRow:
         best_value: the value of the best move there.
         best_moves: the moves reaching `best_value`.
         loss: `best_value - value` (0 for a best move).
+        hand: 0-based index of the hand in the game (0 for a hand reviewed alone).
     """
 
     ply: int
@@ -343,6 +348,7 @@ class ReviewRow:
     value: int
     best_value: int
     best_moves: list[Move]
+    hand: int = 0
 
     @property
     def loss(self) -> int:
@@ -350,17 +356,41 @@ class ReviewRow:
 
 
 def review(
-    state: State, moves: Iterable[Move | str], *, tt_entries: int = 1 << 20
+    game: State | GameRecord,
+    moves: Iterable[Move | str] | None = None,
+    *,
+    tt_entries: int = 1 << 20,
 ) -> list[ReviewRow]:
-    """Values each move of a played hand against the best alternative, all cards known.
+    """Values each move of a played hand, or of every hand of a game record, against the
+    best alternative, all cards known.
 
     Args:
-        state: the position the moves start from (e.g. a fresh deal from `State.new`).
-        moves: the moves played, in order (Moves or their notation).
+        game: the position the moves start from (e.g. a fresh deal from `State.new`), or a
+            `GameRecord`, whose hands are reviewed one after another (rows carry ``hand``).
+        moves: the moves played from ``game``, in order (Moves or their notation); not given
+            with a record.
 
     Raises:
         IllegalMoveError: if a move is not legal where it is played.
+        RecordError: a record that does not replay (`GameRecord.replay`).
     """
+    from capturefast.records import GameRecord
+
+    if isinstance(game, GameRecord):
+        if moves is not None:
+            raise ArgumentError("a game record holds its moves: give no moves with it")
+        game.replay()
+        return [
+            dataclasses.replace(row, hand=k)
+            for k, hand in enumerate(game.hands)
+            for row in review(hand.start, hand.moves, tt_entries=tt_entries)
+        ]
+    if moves is None:
+        raise ArgumentError("review needs the moves played from the position, got: none")
+    return _review_hand(game, moves, tt_entries)
+
+
+def _review_hand(state: State, moves: Iterable[Move | str], tt_entries: int) -> list[ReviewRow]:
     rows = []
     for ply, mv in enumerate(moves):
         if state.hand_over:
