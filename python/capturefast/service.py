@@ -28,7 +28,7 @@ from typing import Protocol
 
 from capturefast._core import Move, Rules, State, View
 from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
-from capturefast.solve import MoveStat, Solver, _position
+from capturefast.solve import MoveStat, Solver, position_of
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
@@ -105,7 +105,7 @@ def from_notation(line: str) -> State | View:
     Raises:
         NotationError: the line is refused; the message names the field.
     """
-    return _position(line)
+    return position_of(line)
 
 
 def searchable(position: State | View) -> State:

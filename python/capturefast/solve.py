@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-def _position(position: State | View | str) -> State | View:
+def position_of(position: State | View | str) -> State | View:
     """A `State` or `View` as given, or read from a line of the position notation (a view line
     names its `seat`)."""
     if isinstance(position, State | View):
@@ -269,7 +269,7 @@ def analyze(
 def _seat_to_move(given: State | View | str, seat: int | None) -> tuple[State, int]:
     """The position to analyze (a view's world) and `seat`, or the seat to move if None; a
     finished hand is refused."""
-    position = _position(given)
+    position = position_of(given)
     if isinstance(position, View):
         if position.to_move is None:
             raise_hand_over()
