@@ -30,7 +30,7 @@ from typing import Any
 
 import capturefast as cf
 import numpy as np
-from capturefast.distributed import RayExecutor, _merge_columns
+from capturefast.distributed import RayExecutor
 from capturefast.sim import SimRequest
 
 SHARD_SIZES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000)
@@ -128,7 +128,7 @@ def report(
     # The driver's merge: 1,000 shards' columns joined, per million rows.
     req = SimRequest.of(rules, 1_000, None, bots, False, 1, 1)
     part = req.run()
-    t_merge, _ = timed(lambda: _merge_columns(req, [part] * 1_000, [1_000] * 1_000))
+    t_merge, _ = timed(lambda: req.merge([part] * 1_000, [1_000] * 1_000))
     print(f"  driver merge: {t_merge:.3f} s per million hand rows (1,000 shards)")
     row_bytes = sum(part[k].nbytes for k in ("points", "awards", "sweeps", "dealer")) / 1_000
     print(f"  result size: {row_bytes:.0f} bytes a hand row")
