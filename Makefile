@@ -11,7 +11,7 @@ HANDS  ?= 5000
 INSTALLED := $(wildcard $(VENV)/lib/python*/site-packages/capturefast-*.dist-info)
 PIP_FLAGS := $(if $(INSTALLED),--quiet -e,-e)
 
-.PHONY: run test install lint-rust lint-python test-rust test-python bench-smoke bench clean
+.PHONY: run test install lint-rust lint-python lint-examples test-rust test-python bench-smoke bench clean
 
 $(PY):
 	@echo "make: creating the virtual environment $(VENV) (once)"
@@ -51,10 +51,16 @@ test-rust:
 	@if grep -rqE '^\s*//[/!]\s*```' rust benches; then cargo test --workspace --release --doc; fi
 
 lint-python: install
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches examples
+	$(VENV)/bin/ruff format --check python tests benches examples
 	$(PY) -m mypy
 	$(PY) -m mypy.stubtest capturefast._core
+
+# The examples' types, with their extra (torch, matplotlib) installed: not part of `make test`,
+# which does not install them.
+lint-examples: install
+	$(PY) -m pip install --quiet -e ".[examples]"
+	$(PY) -m mypy examples
 
 test-python: install
 	$(PY) -m pytest tests -q
