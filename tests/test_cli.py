@@ -17,22 +17,13 @@ import time
 import capturefast as cf
 import pytest
 from capturefast.cli import main
+from cli_process import run
 
 CATEGORIES = {
     "scopa": ["cards", "coins", "settebello", "primiera"],
     "escoba": ["cards", "coins", "velo", "setenta"],
     "chkobba": ["karta", "dinari", "7ayya", "bermila"],
 }
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "capturefast", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 # A rate with its 95% interval, as the summary prints it: `45.8% ± 3.1`.

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import capturefast as cf
@@ -16,6 +14,7 @@ import numpy as np
 import pytest
 from capturefast import records as rec_mod
 from capturefast._core import presets, sim_seeds
+from cli_process import run as cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -342,16 +341,6 @@ def test_review_takes_a_record() -> None:
     assert [r.value for r in rows if r.hand == 1] == [r.value for r in alone]
     with pytest.raises(cf.ArgumentError):
         cf.review(record, record.hands[0].moves)
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "capturefast", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_simulate_records_and_replay_on_the_command_line(tmp_path: Path) -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import capturefast as cf
 import pytest
 from capturefast import Rules, VariantError, variants
 from capturefast.errors import CaptureFastError
+from cli_process import run
 from variant_tables import ALL_GAMES, OPTIONS, PRESETS
 
 # --------------------------------------------------------------------------- presets
@@ -328,16 +327,6 @@ def test_variant_files_are_utf8_with_or_without_a_bom(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- CLI
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "capturefast", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_cli_rules_list() -> None:
