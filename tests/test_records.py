@@ -443,3 +443,13 @@ def test_mutated_records_are_refused_cleanly_or_replay(text: str) -> None:
         return
     for game in games:  # accepted: each writes back to a text that reads the same
         assert cf.GameRecord.from_text(game.to_text()).replay() == game.position
+
+
+def test_a_refused_simulation_leaves_the_records_file_alone(tmp_path: Path) -> None:
+    path = tmp_path / "kept.txt"
+    path.write_text("kept\n")
+    out = cli(
+        "simulate", "--game", "all", "--hands", "2", "--bots", "nobody", "--records", str(path)
+    )
+    assert out.returncode == 2 and "nobody" in out.stderr
+    assert path.read_text() == "kept\n"

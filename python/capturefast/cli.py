@@ -34,7 +34,7 @@ from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError
 from capturefast.records import GameRecord
-from capturefast.sim import SimulationResult, simulate
+from capturefast.sim import SimRequest, SimulationResult, simulate
 from capturefast.solve import ReviewRow
 from capturefast.tournament import tournament
 from capturefast.variants import PRESETS, describe, dumps
@@ -205,22 +205,36 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     matches = args.matches is not None
     count = args.matches if matches else (args.hands or _DEFAULT_HANDS)
     text = not (args.json or args.csv)
+    runs = [(game, n) for game, n in itertools.product(games, players)]
+    bots = args.bots[0] if len(args.bots) == 1 else args.bots
     records: IO[str] | None = None
     if args.records is not None:
+        # Every run's arguments are checked before the file is created or replaced.
+        for game, n in runs:
+            req = SimRequest.of(
+                _rules(game, n, args.option),
+                None if matches else count,
+                count if matches else None,
+                bots,
+                args.duplicate,
+                args.seed,
+                _threads(args.threads),
+            )
+            req.run(dry_run=True)
         try:
             records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as e:
             p.error(f"cannot write the records file: {args.records}: {e.strerror}")
     results: list[SimulationResult] = []
     try:
-        for game, n in itertools.product(games, players):
+        for game, n in runs:
             if records is not None and results:
                 records.write("\n")  # a blank line before the next run's first game
             r = simulate(
                 _rules(game, n, args.option),
                 None if matches else count,
                 matches=count if matches else None,
-                bots=args.bots[0] if len(args.bots) == 1 else args.bots,
+                bots=bots,
                 duplicate=args.duplicate,
                 seed=args.seed,
                 threads=_threads(args.threads),

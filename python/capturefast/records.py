@@ -63,8 +63,8 @@ class HandRecord:
     moves: list[Move] = dataclasses.field(default_factory=list)
     values: list[int | None] = dataclasses.field(default_factory=list)
     comments: list[str | None] = dataclasses.field(default_factory=list)
-    # Read from text: the line of the deal and of each move (for errors), and the seat
-    # written before each move (checked by the replay). Empty for a hand built in code.
+    # Read from text: the line of the deal and of each move (for errors). The seat before
+    # each move, as written (checked by the replay) or as played by `GameRecord.play`.
     _deal_line: int | None = dataclasses.field(default=None, repr=False, compare=False)
     _lines: list[int] = dataclasses.field(default_factory=list, repr=False, compare=False)
     _seats: list[int] = dataclasses.field(default_factory=list, repr=False, compare=False)
@@ -160,8 +160,10 @@ class GameRecord:
         _check_comment(comment)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise TypeError(f"value must be an int or None, got: {type(value).__name__}")
-        after = self.position.play(mv)
+        before = self.position
+        after = before.play(mv)
         hand = self.hands[-1]
+        hand._seats.append(int(before.to_move))  # type: ignore[arg-type]
         hand.moves.append(mv)
         hand.values.append(value)
         hand.comments.append(comment)
@@ -221,7 +223,9 @@ class GameRecord:
             headers["Result"] = result_text(self.position)
         hands = []
         for h in self.hands:
-            lines = map(move_line, _movers(h), map(str, h.moves), h.values, h.comments)
+            # The seats read or recorded with the moves; a hand built field by field replays.
+            seats = h._seats if len(h._seats) == len(h.moves) else _movers(h)
+            lines = map(move_line, seats, map(str, h.moves), h.values, h.comments)
             hands.append((h.start.to_notation(), "".join(lines)))
         return game_text(headers, hands)
 
