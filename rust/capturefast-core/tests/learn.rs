@@ -255,6 +255,88 @@ fn observations_do_not_change_when_only_hidden_cards_do() {
     assert!(compared > 500, "{compared}");
 }
 
+/// The card set of the 40-value plane at `at` (every value 0.0 or 1.0).
+#[allow(clippy::float_cmp)] // the values are exact: 0, 1 and counts over 10 or 40
+fn plane_set(obs: &[f32], at: usize) -> CardSet {
+    let mut bits = 0u64;
+    for (i, &v) in obs[at..at + 40].iter().enumerate() {
+        assert!(v == 0.0 || v == 1.0, "a card plane holds 0 or 1, got {v}");
+        if v == 1.0 {
+            bits |= 1 << i;
+        }
+    }
+    CardSet(bits)
+}
+
+#[test]
+#[allow(clippy::float_cmp)] // the values are exact: 0, 1 and counts over 10 or 40
+fn observations_read_back_as_the_seats_cards_whatever_the_buffer_held() {
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for rules in all_rules() {
+        let layout = ObsLayout::seat(&rules);
+        let n = usize::from(rules.num_players());
+        let at = |name: &str| {
+            layout
+                .fields()
+                .iter()
+                .find(|f| f.name == name)
+                .unwrap()
+                .offset
+        };
+        for seed in 0..6 {
+            let mut state = State::new(&rules, seed);
+            let mut rng = Rng::new(seed);
+            while !state.hand_over() {
+                for seat in 0..n as u8 {
+                    let mut clean = vec![0.0; layout.len()];
+                    layout.write(&rules, &state, seat, None, &mut clean);
+                    // A buffer holding an earlier observation, or anything, is overwritten whole.
+                    let mut dirty = vec![7.5; layout.len()];
+                    layout.write(&rules, &state, seat, None, &mut dirty);
+                    assert_eq!(clean, dirty);
+                    let obs = clean;
+                    let side = Rules::side(seat);
+                    assert_eq!(plane_set(&obs, at("hand")), state.hand(seat));
+                    assert_eq!(plane_set(&obs, at("table")), state.table());
+                    assert_eq!(plane_set(&obs, at("piles")), state.pile(side));
+                    assert_eq!(plane_set(&obs, at("piles") + 40), state.pile(1 - side));
+                    let mut hidden = CardSet(0);
+                    for other in (0..n as u8).filter(|&s| s != seat) {
+                        hidden |= state.hand(other);
+                    }
+                    for &c in state.stock() {
+                        hidden |= CardSet::single(c);
+                    }
+                    if let Some(c) = state.cut_card().filter(|_| state.to_move() != Some(seat)) {
+                        hidden |= CardSet::single(c);
+                    }
+                    assert_eq!(plane_set(&obs, at("unseen")), hidden);
+                    for (k, s) in (0..n).map(|k| (k, (usize::from(seat) + k) % n)) {
+                        let cards = state.hand(s as u8).len() as f32 / 10.0;
+                        assert_eq!(obs[at("hand_sizes") + k], cards);
+                    }
+                    assert_eq!(obs[at("stock_size")], state.stock().len() as f32 / 40.0);
+                    let rel_mover = state
+                        .to_move()
+                        .map(|m| (usize::from(m) + n - usize::from(seat)) % n);
+                    let to_move = &obs[at("to_move")..at("to_move") + n];
+                    for (k, &v) in to_move.iter().enumerate() {
+                        assert_eq!(v, if Some(k) == rel_mover { 1.0 } else { 0.0 });
+                    }
+                    let phase = &obs[at("phase")..at("phase") + 5];
+                    assert_eq!(phase.iter().sum::<f32>(), 1.0);
+                    checked += 1;
+                }
+                state.legal_moves(&rules, &mut moves);
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                state.apply_unchecked(&rules, m);
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}
+
 #[test]
 fn layouts_carry_seats_and_sides_as_data() {
     for rules in all_rules() {

@@ -22,8 +22,6 @@
 //! Outputs go into caller-owned buffers ([`Outputs`]), row `i` for game `i`: nothing is
 //! allocated per step.
 
-use rayon::prelude::*;
-
 use crate::error::Error;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
@@ -31,7 +29,7 @@ use crate::game::state::State;
 use crate::game::view::LazyView;
 use crate::learn::actions::{Decision, NUM_ACTIONS, action_name};
 use crate::learn::obs::ObsLayout;
-use crate::parallel::resolve_threads;
+use crate::parallel::{StepPool, resolve_threads};
 use crate::play::bot::Bot;
 use crate::play::bots::{BotKind, SeatBot};
 use crate::play::sim::{bot_seed, deal_seed};
@@ -114,8 +112,8 @@ pub struct VecEnv {
     config: EnvConfig,
     layout: ObsLayout,
     slots: Vec<Slot>,
-    /// `None` with one thread: every call runs on the caller's thread.
-    pool: Option<rayon::ThreadPool>,
+    /// `None` with one thread: every call runs on the caller's thread alone.
+    pool: Option<StepPool>,
 }
 
 /// The fewest games a task of the pool steps.
@@ -265,9 +263,7 @@ impl VecEnv {
         }
         let threads = resolve_threads(config.threads);
         let pool = if threads > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
+            let pool = StepPool::new(threads)
                 .map_err(|e| Error::Argument(format!("cannot start the env's threads: {e}")))?;
             Some(pool)
         } else {
@@ -368,7 +364,7 @@ impl VecEnv {
         let parts = rows.split(chunk, layout);
         let work = |mut part: Rows<'_>| part.apply(op, rules, layout, config);
         match &self.pool {
-            Some(pool) if parts.len() > 1 => pool.install(|| parts.into_par_iter().for_each(work)),
+            Some(pool) if parts.len() > 1 => pool.run(parts, work),
             _ => parts.into_iter().for_each(work),
         }
     }
@@ -376,10 +372,7 @@ impl VecEnv {
     /// Games per task: a few tasks per thread, so that a slow game does not hold a thread,
     /// and at least `MIN_CHUNK`, so that a task outweighs handing it to a thread.
     fn chunk(&self) -> usize {
-        let threads = self
-            .pool
-            .as_ref()
-            .map_or(1, rayon::ThreadPool::current_num_threads);
+        let threads = self.pool.as_ref().map_or(1, StepPool::threads);
         self.slots.len().div_ceil(threads * 8).max(MIN_CHUNK)
     }
 

@@ -204,7 +204,6 @@ impl ObsLayout {
             self.len,
             "observation buffer of the wrong length"
         );
-        out.fill(0.0);
         let view = state.view(seat);
         let me = usize::from(seat);
         let n = self.num_seats;
@@ -217,6 +216,8 @@ impl ObsLayout {
             i += 1;
             field.offset
         };
+        // The card planes come first and are written whole (every value, 0.0 or 1.0); the
+        // fields after them are zeroed here and then set.
         plane(out, next(), view.hand);
         plane(out, next(), view.table);
         let at = next();
@@ -227,20 +228,16 @@ impl ObsLayout {
         let building = decision
             .filter(|_| view.to_move == Some(seat))
             .and_then(Decision::building);
-        let (card_at, taken_at) = (next(), next());
-        if let Some((_, card, taken)) = building {
-            out[card_at + card.index()] = 1.0;
-            plane(out, taken_at, taken);
-        }
+        let (card, taken) = building.map_or((CardSet::EMPTY, CardSet::EMPTY), |(_, c, t)| {
+            (CardSet::single(c), t)
+        });
+        plane(out, next(), card);
+        plane(out, next(), taken);
+        let single = |c: Option<crate::game::card::Card>| c.map_or(CardSet::EMPTY, CardSet::single);
+        plane(out, next(), single(view.cut_card));
+        plane(out, next(), single(view.claimable));
         let at = next();
-        if let Some(c) = view.cut_card {
-            out[at + c.index()] = 1.0;
-        }
-        let at = next();
-        if let Some(c) = view.claimable {
-            out[at + c.index()] = 1.0;
-        }
-        let at = next();
+        out[at..].fill(0.0);
         for s in 0..n {
             out[at + rel(s as u8)] = f32::from(view.hand_sizes[s]) / 10.0;
         }
@@ -286,10 +283,29 @@ impl ObsLayout {
     }
 }
 
-/// Sets the card plane at `at` to `set`.
+/// The four values of each 4-bit group of a card set, low bit first.
+const NIBBLES: [[f32; 4]; 16] = {
+    let mut t = [[0.0; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut b = 0;
+        while b < 4 {
+            if n >> b & 1 == 1 {
+                t[n][b] = 1.0;
+            }
+            b += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Writes the card plane at `at`: 1.0 for each card of `set`, 0.0 for the others. Every value
+/// is written, four at a time from a table, so that the plane needs no zeroing first.
 #[inline]
 fn plane(out: &mut [f32], at: usize, set: CardSet) {
-    for c in set {
-        out[at + c.index()] = 1.0;
+    let bits = set.bits();
+    for (k, four) in out[at..at + NUM_CARDS].chunks_exact_mut(4).enumerate() {
+        four.copy_from_slice(&NIBBLES[(bits >> (4 * k)) as usize & 15]);
     }
 }
