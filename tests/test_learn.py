@@ -16,7 +16,14 @@ import capturefast as cf
 import numpy as np
 import pytest
 from capturefast import variants
-from capturefast.envs import ActionState, VecEnv, action_name, actions_of, num_actions
+from capturefast.envs import (
+    ActionState,
+    VecEnv,
+    action_name,
+    actions_of,
+    num_actions,
+    random_actions,
+)
 from reference import RefRules, RefState, format_move
 
 PRESETS = variants.preset_names()
@@ -84,13 +91,26 @@ def _env(num_envs: int = 8, **kw: object) -> VecEnv:
     return VecEnv(cf.Rules.scopa(), num_envs, **kw)  # type: ignore[arg-type]
 
 
-def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row of `mask`."""
-    _, cols = np.nonzero(mask)
-    counts = mask.sum(1)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
-    return cols[pick].astype(np.int64)
+def test_random_actions_are_legal_and_uniform_within_each_row() -> None:
+    rng = np.random.default_rng(3)
+    mask = np.zeros((6, 84), dtype=bool)
+    for row, legal in enumerate([[0], [5, 83], [1, 2, 3], list(range(84)), [40, 80, 81], [7]]):
+        mask[row, legal] = True
+    draws = np.stack([random_actions(mask, rng) for _ in range(6000)])
+    assert draws.dtype == np.int64 and draws.shape == (6000, 6)
+    for row in range(6):
+        legal = np.flatnonzero(mask[row])
+        counts = np.array([(draws[:, row] == a).sum() for a in legal])
+        assert counts.sum() == 6000, "every draw is legal"
+        expected = 6000 / len(legal)
+        # Binomial spread: 5 standard deviations either side of the expected count.
+        spread = 5 * np.sqrt(expected * (1 - 1 / len(legal))) + 1
+        assert np.abs(counts - expected).max() <= spread, (row, counts)
+    with pytest.raises(cf.ArgumentError, match="row 1 has none"):
+        random_actions(np.array([[True, False], [False, False]]), rng)
+    with pytest.raises(cf.ArgumentError, match="2-D bool mask"):
+        random_actions(np.ones((2, 3), dtype=np.int8), rng)
+    assert random_actions(np.zeros((0, 84), dtype=bool), rng).shape == (0,)
 
 
 def test_vec_env_arrays_have_fixed_dtypes_and_shapes() -> None:
@@ -115,7 +135,7 @@ def test_vec_env_is_deterministic_and_auto_resets() -> None:
         rng = np.random.default_rng(0)
         seen = []
         for _ in range(60):
-            out = list(env.step(_random_actions(out[1], rng)))
+            out = list(env.step(random_actions(out[1], rng)))
             seen += [a.copy() for a in out]
         return seen
 
@@ -130,7 +150,7 @@ def test_vec_env_refuses_bad_actions_and_moves_no_game() -> None:
     obs, mask, *_ = env.reset(seed=2)
     before = [env.state(i).to_bytes() for i in range(4)]
     obs0 = obs.copy()
-    good = _random_actions(mask, np.random.default_rng(1))
+    good = random_actions(mask, np.random.default_rng(1))
     bad = good.copy()
     bad[2] = next(a for a in range(84) if not mask[2, a])
     with pytest.raises(cf.IllegalMoveError, match=f"game 2 of the env .*: {bad[2]}"):
@@ -161,7 +181,7 @@ def test_vec_env_config_errors() -> None:
 def test_vec_env_releases_the_gil() -> None:
     env = _env(2048, seats=[None, "expert"], threads=1)
     _, mask, *_ = env.current()
-    actions = _random_actions(mask, np.random.default_rng(0))
+    actions = random_actions(mask, np.random.default_rng(0))
     ticks = 0
     done = threading.Event()
 
@@ -227,7 +247,7 @@ def test_gymnasium_vector_env() -> None:
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(40):
-        actions = _random_actions(info["action_mask"], rng)
+        actions = random_actions(info["action_mask"], rng)
         obs, _, terminated, truncated, info = venv.step(actions)
         if terminated.any():
             ended += 1

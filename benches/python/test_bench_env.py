@@ -1,9 +1,10 @@
 """Steps per second of the learning interfaces (2-player Scopa, the learner in seat 0 against
 the `random` bot), group ``env``:
 
-* ``vec_env``: ``VecEnv.step`` on ``N`` = 1024 games on every core, a uniformly random legal
-  action per game chosen in numpy from the mask (``_random_actions``) each step: the figure
-  users get from Python. ``extra_info["steps"]`` is the learner steps a round.
+* ``vec_env[<t>]``: ``VecEnv.step`` on ``N`` = 1024 games on ``t`` threads, a uniformly random
+  legal action per game chosen in numpy from the mask each step
+  (``capturefast.envs.random_actions``): the figure users get from Python.
+  ``extra_info["steps"]`` is the learner steps a round.
 * ``vec_env_choice_only``: the numpy choice alone, to separate its cost from the env's.
 * ``core_random``: ``cf.random_hands``, the core's own random play (no Python per move), on
   the same machine and run, in moves: a 2-player Scopa hand is 36 moves, so it gives the
@@ -22,7 +23,7 @@ from typing import Any
 import capturefast as cf
 import numpy as np
 import pytest
-from capturefast.envs import VecEnv
+from capturefast.envs import VecEnv, random_actions
 
 N = 1024
 ROUNDS_STEPS = 20  # VecEnv steps a round
@@ -31,25 +32,17 @@ HANDS = 2000  # core random hands a round
 SEED = 0x5E_ED
 
 
-def _random_actions(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
-    """A uniformly random legal action per row of `mask`: the `k`-th True of each row."""
-    _, cols = np.nonzero(mask)
-    counts = mask.sum(1)
-    starts = np.cumsum(counts) - counts
-    pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
-    return cols[pick].astype(np.int64)
-
-
 @pytest.mark.benchmark(group="env")
-def test_vec_env(benchmark: Any) -> None:
-    env = VecEnv(cf.Rules.scopa(), N, seed=SEED)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vec_env(benchmark: Any, threads: int) -> None:
+    env = VecEnv(cf.Rules.scopa(), N, seed=SEED, threads=threads)
     rng = np.random.default_rng(SEED)
     out = env.reset(seed=SEED)
 
     def run() -> None:
         nonlocal out
         for _ in range(ROUNDS_STEPS):
-            out = env.step(_random_actions(out[1], rng))
+            out = env.step(random_actions(out[1], rng))
 
     benchmark.extra_info["steps"] = N * ROUNDS_STEPS
     benchmark(run)
@@ -64,7 +57,7 @@ def test_vec_env_choice_only(benchmark: Any) -> None:
 
     def run() -> None:
         for _ in range(ROUNDS_STEPS):
-            actions = _random_actions(mask, rng)
+            actions = random_actions(mask, rng)
         assert mask[np.arange(N), actions].all()
 
     benchmark.extra_info["steps"] = N * ROUNDS_STEPS

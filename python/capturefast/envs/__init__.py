@@ -12,7 +12,8 @@ needs none of them:
   (extra `capturefast[openspiel]`).
 
 The action space, the observation layout and the rewards are the core's
-(`capturefast._core.VecEnv`, `capturefast._core.ActionState`).
+(`capturefast._core.VecEnv`, `capturefast._core.ActionState`); `random_actions` draws a
+uniformly random legal action per game from a `VecEnv`'s mask.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from capturefast._core import (
     num_actions,
     observation_fields,
 )
-from capturefast.envs._common import seat_players
+from capturefast.envs._common import random_actions, seat_players
 
 __all__ = [
     "ActionState",
@@ -34,5 +35,6 @@ __all__ = [
     "actions_of",
     "num_actions",
     "observation_fields",
+    "random_actions",
     "seat_players",
 ]
