@@ -1,7 +1,6 @@
-//! Threads: how many to use, an in-order map over scoped threads, and a pool for calls made
-//! again and again. Batch simulation (`play::sim`) and batch solving (`search::batch`) use the
-//! map, the vector environment (`learn::env`) the pool; this module depends on nothing in the
-//! crate.
+//! Threads: how many to use, an in-order map over the process's worker threads (batch solving,
+//! `search::batch`), and a pool for calls made again and again (the vector environment,
+//! `learn::env`); this module depends on nothing in the crate.
 
 /// The number of worker threads for `threads` (0: one per core).
 pub fn resolve_threads(threads: usize) -> usize {
@@ -12,51 +11,46 @@ pub fn resolve_threads(threads: usize) -> usize {
     }
 }
 
-/// Maps `f` over `items` on `threads` threads (0: one per core), each thread with its own
-/// worker state from `init` (a solver and its table, say), and returns the results in input
-/// order: the result of an item does not depend on the thread count as long as `f` does not
-/// depend on the worker state's history.
-///
-/// Threads take the next item from a shared counter, one at a time, so that a few long items
-/// (a whole hand among positions near the end) do not leave a thread idle while another works
-/// through a chunk of them; items are meant to be long enough (microseconds) that one atomic
-/// increment each is nothing.
-pub(crate) fn map_in_order<T: Sync, W, R: Send>(
+/// The process's worker pools, one per thread count, kept for the life of the process so that
+/// what a worker keeps in a thread-local (a solver and its table) serves every later call.
+fn pool_of(threads: usize) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    use std::sync::{Arc, Mutex, PoisonError};
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("capturefast-worker-{i}"))
+            .build()
+            .ok()?,
+    );
+    pools.push((threads, Arc::clone(&pool)));
+    Some(pool)
+}
+
+/// Maps `f` over `items` on `threads` threads (0: one per core) and returns the results in
+/// input order. The threads are a pool kept by the process (one per thread count), so a
+/// thread-local that `f` uses lives from call to call; with one thread, or a single item, `f`
+/// runs on the caller's thread. Items are taken one at a time (work stealing), so that a few
+/// long items do not leave a thread idle.
+pub(crate) fn map_on_workers<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
-    init: impl Fn() -> W + Sync,
-    f: impl Fn(&mut W, &T) -> R + Sync,
+    f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use rayon::prelude::*;
 
-    let threads = resolve_threads(threads).clamp(1, items.len().max(1));
-    if threads == 1 {
-        let mut worker = init();
-        return items.iter().map(|x| f(&mut worker, x)).collect();
+    let threads = resolve_threads(threads);
+    if threads == 1 || items.len() <= 1 {
+        return items.iter().map(f).collect();
     }
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let (f, init, next) = (&f, &init, &next);
-                scope.spawn(move || {
-                    let mut worker = init();
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(x) = items.get(i) else { break out };
-                        out.push((i, f(&mut worker, x)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
+    match pool_of(threads) {
+        Some(pool) => pool.install(|| items.par_iter().with_max_len(1).map(&f).collect()),
+        None => items.iter().map(f).collect(),
+    }
 }
 
 /// How long the workers of a [`StepPool`] stay awake after a call, waiting for the next one.
@@ -134,13 +128,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn results_come_back_in_input_order_whatever_the_threads() {
-        let items: Vec<u64> = (0..1000).collect();
-        let want: Vec<u64> = items.iter().map(|x| x * x).collect();
-        for threads in [1, 2, 3, 7, 64] {
-            assert_eq!(map_in_order(&items, threads, || (), |(), x| x * x), want);
+    fn worker_maps_come_back_in_input_order_and_keep_their_threads() {
+        use std::collections::HashSet;
+        use std::sync::Mutex;
+        let items: Vec<u64> = (0..300).collect();
+        let want: Vec<u64> = items.iter().map(|x| x * 3).collect();
+        let names = Mutex::new(HashSet::new());
+        for threads in [1, 2, 3] {
+            for _ in 0..3 {
+                let got = map_on_workers(&items, threads, |x| {
+                    if let Some(name) = std::thread::current().name() {
+                        names.lock().unwrap().insert(name.to_string());
+                    }
+                    x * 3
+                });
+                assert_eq!(got, want);
+            }
         }
-        assert!(map_in_order(&[] as &[u64], 4, || (), |(), x| *x).is_empty());
+        // The pools of 2 and 3 threads, each started once: 5 workers in all.
+        let workers = names.into_inner().unwrap();
+        let workers = workers
+            .iter()
+            .filter(|n| n.starts_with("capturefast-worker-"))
+            .count();
+        assert!(workers <= 5, "{workers}");
     }
 
     #[test]

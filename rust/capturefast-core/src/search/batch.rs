@@ -1,14 +1,34 @@
 //! Solver queries in bulk: many positions solved or analysed on worker threads, one solver (and
 //! its transposition table) per thread, results in input order. Beside `play::sim::run`, the
 //! batch form of the searches.
+//!
+//! The worker threads are the process's (`parallel::map_on_workers`), and each keeps its solver
+//! between calls, as `cf.solve` keeps one per calling thread: a batch pays for a table only the
+//! first time a search of its size needs one. The solver's values are exact whatever its table
+//! holds, so a result does not depend on which thread, or which earlier call, searched before.
 
 use crate::error::Error;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
-use crate::parallel::map_in_order;
+use crate::parallel::map_on_workers;
 use crate::search::analysis::{Horizon, SeatAnalysis, analyze_position};
 use crate::search::solver::Solver;
+
+thread_local! {
+    /// This thread's solver for batch queries, kept between calls.
+    static WORKER_SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's batch solver, its capacity set to `tt_entries`.
+fn with_worker_solver<T>(tt_entries: usize, f: impl FnOnce(&mut Solver) -> T) -> T {
+    WORKER_SOLVER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let solver = slot.get_or_insert_with(|| Solver::new(tt_entries));
+        solver.set_tt_entries(tt_entries);
+        f(solver)
+    })
+}
 
 /// A position and the rules it is played by (owned, or shared as an `Arc<Rules>`).
 pub type Job<R> = (R, State);
@@ -30,15 +50,10 @@ pub fn solve_values<R: AsRef<Rules> + Sync>(
     threads: usize,
     tt_entries: usize,
 ) -> Vec<Result<i32, Error>> {
-    map_in_order(
-        jobs,
-        threads,
-        || Solver::new(tt_entries),
-        |solver, (rules, state)| {
-            check_open(state)?;
-            solver.value(rules.as_ref(), state)
-        },
-    )
+    map_on_workers(jobs, threads, |(rules, state)| {
+        check_open(state)?;
+        with_worker_solver(tt_entries, |solver| solver.value(rules.as_ref(), state))
+    })
 }
 
 /// The analysis of each position for its seat to move ([`analyze_position`]), item `i`'s worlds
@@ -53,17 +68,14 @@ pub fn analyze_many<R: AsRef<Rules> + Sync>(
     tt_entries: usize,
 ) -> Vec<Result<SeatAnalysis, Error>> {
     let items: Vec<(u64, &Job<R>)> = (first..).zip(jobs).collect();
-    map_in_order(
-        &items,
-        threads,
-        || Solver::new(tt_entries),
-        |solver, &(i, (rules, state))| {
-            check_open(state)?;
-            let seat = state.to_move().expect("a hand in play has a seat to move");
-            let how = (worlds, Rng::derive(seed, i), horizon);
+    map_on_workers(&items, threads, |&(i, (rules, state))| {
+        check_open(state)?;
+        let seat = state.to_move().expect("a hand in play has a seat to move");
+        let how = (worlds, Rng::derive(seed, i), horizon);
+        with_worker_solver(tt_entries, |solver| {
             analyze_position(rules.as_ref(), state, seat, how, solver)
-        },
-    )
+        })
+    })
 }
 
 #[cfg(test)]
