@@ -215,6 +215,10 @@ pub struct Solver {
     buffers: Vec<Vec<Scored>>,
     /// Whether the current rules allow the shortcuts ([`solver_shortcuts_exact`]).
     fast: bool,
+    /// Per search depth, the last piles keyed there and their [`pile_key`]: a play that
+    /// captures nothing leaves the piles as they were, so a node finds its key at its parent's
+    /// depth. Reset when the rules change.
+    pile_memo: Vec<([u64; 2], u64)>,
     /// The plain search's table: whole-state key -> (lower, upper) bound on the hand's value.
     plain_table: std::collections::HashMap<u64, (i32, i32)>,
     /// The plain search's move lists, one per depth.
@@ -252,6 +256,7 @@ impl Solver {
             rules: None,
             buffers: Vec::new(),
             fast: true,
+            pile_memo: Vec::new(),
             plain_table: std::collections::HashMap::new(),
             plain_buffers: Vec::new(),
             plain_limit: PLAIN_NODE_LIMIT,
@@ -322,6 +327,7 @@ impl Solver {
             self.clear();
             self.rules = Some(rules.clone());
             self.fast = solver_shortcuts_exact(rules);
+            self.pile_memo.clear();
         }
         if self.plain_table.len() > PLAIN_TT_MAX {
             self.plain_table.clear();
@@ -407,6 +413,25 @@ impl Solver {
         let v = if same { gain + c } else { gain - c };
         *guess = v;
         v
+    }
+
+    /// The [`pile_key`] of `piles` at search depth `ply`, from the memo of the parent's depth or
+    /// this one's when the piles are the same (the key is a function of the piles and the rules
+    /// alone), else computed and kept.
+    fn pile_key_at(&mut self, rules: &Rules, piles: [CardSet; 2], ply: usize) -> u64 {
+        let bits = [piles[0].0, piles[1].0];
+        if self.pile_memo.len() <= ply {
+            // No card set has every bit: the filler matches no piles.
+            self.pile_memo.resize(ply + 1, ([u64::MAX; 2], 0));
+        }
+        let memo = &mut self.pile_memo;
+        let key = match ply.checked_sub(1).map(|up| memo[up]) {
+            Some((at, key)) if at == bits => key,
+            _ if memo[ply].0 == bits => memo[ply].1,
+            _ => pile_key(rules, piles),
+        };
+        memo[ply] = (bits, key);
+        key
     }
 
     /// A first guess of the future value of `state` for MTD(f): a bound the table holds for it,
@@ -559,7 +584,7 @@ impl Solver {
             _ => {}
         }
         let key = (left >= TT_MIN_LEFT && state.phase() != Phase::Cut)
-            .then(|| position_key(rules, state, salt));
+            .then(|| keyed(state, salt, self.pile_key_at(rules, state.piles(), ply)));
         let mut tt_best = NO_MOVE;
         if let Some(key) = key
             && let Some(e) = self.probe(key)
@@ -1144,6 +1169,11 @@ fn pile_key(rules: &Rules, piles: [CardSet; 2]) -> u64 {
 
 /// The transposition key of a position in play (never 0).
 fn position_key(rules: &Rules, state: &State, salt: u64) -> u64 {
+    keyed(state, salt, pile_key(rules, state.piles()))
+}
+
+/// [`position_key`] with the piles' part given (`pile_key` of the state's piles).
+fn keyed(state: &State, salt: u64, piles: u64) -> u64 {
     let last = state.last_capturer().map_or(2, Rules::side) as u64;
     let meta = state.stock().len() as u64
         | u64::from(state.to_move().unwrap_or(0)) << 6
@@ -1156,7 +1186,7 @@ fn position_key(rules: &Rules, state: &State, salt: u64) -> u64 {
     // factor non-zero (a mask is below 2^52, the constants above).
     let mut h = salt
         ^ mum(state.hand(0).0 ^ K[0], state.hand(1).0 ^ K[1])
-        ^ mum(table ^ K[2], pile_key(rules, state.piles()) ^ K[3]);
+        ^ mum(table ^ K[2], piles ^ K[3]);
     if state.num_players() == 4 {
         h ^= mum(state.hand(2).0 ^ K[4], state.hand(3).0 ^ K[5]);
     }
