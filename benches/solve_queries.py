@@ -10,8 +10,8 @@ median and the 90th percentile over the positions, and the median node count; `n
 sum of nodes over the sum of times. `analyze` runs with 100 worlds at 18 plies left.
 
 `solve_many` (`threads=2`, and `threads=1`) is timed against a loop of `cf.solve` over the same
-positions with 18 plies left: five fresh sets, the batches first, so that no call finds the
-positions in its table; the figures are the medians of the five.
+positions with 18 plies left: nine fresh sets, the batches first, so that no call finds the
+positions in its table; the figures are the medians of the nine.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Callable
 import capturefast as cf
 
 PLIES = (6, 12, 18, 24, None)  # None: the whole hand, from the deal
+REPS = 9  # fresh sets of positions for the solve_many comparison
 
 
 def positions(rules: cf.Rules, plies: int | None, count: int, seed: int) -> list[cf.State]:
@@ -96,7 +97,7 @@ def main() -> None:
         times, _ = timed(lambda s: cf.analyze(s, worlds=100), states)
         row("analyze 100w 18 plies", times, None)
         loop, batch, single = [], [], []
-        for rep in range(5):
+        for rep in range(REPS):
             # A fresh set each time, batches first: no call has seen these positions (each
             # batch's solvers live on its own threads), so none finds them in its table.
             fresh = positions(rules, 18, a.positions, a.seed + 1 + rep)
