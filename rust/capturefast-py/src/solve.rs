@@ -170,7 +170,7 @@ pub fn solve_values(
     }
     let n = thread_count(threads);
     let out = detached(py, move || {
-        search::batch::solve_values(&items, n, tt_entries)
+        search::batch::solve_values(items, n, tt_entries)
     });
     out.into_iter().map(check).collect()
 }
@@ -267,7 +267,7 @@ pub fn analyze_many_raw(
     let n = thread_count(threads);
     let how = (worlds, seed, horizon);
     let out = detached(py, move || {
-        search::batch::analyze_many(&items, how, first, n, tt_entries)
+        search::batch::analyze_many(items, how, first, n, tt_entries)
     });
     out.into_iter()
         .map(|r| check(r).map(|a| analysis_py(&a)))

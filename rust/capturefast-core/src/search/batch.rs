@@ -7,6 +7,8 @@
 //! first time a search of its size needs one. The solver's values are exact whatever its table
 //! holds, so a result does not depend on which thread, or which earlier call, searched before.
 
+use std::sync::Arc;
+
 use crate::error::Error;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
@@ -30,8 +32,8 @@ fn with_worker_solver<T>(tt_entries: usize, f: impl FnOnce(&mut Solver) -> T) ->
     })
 }
 
-/// A position and the rules it is played by (owned, or shared as an `Arc<Rules>`).
-pub type Job<R> = (R, State);
+/// A position and the rules it is played by.
+pub type Job = (Arc<Rules>, State);
 
 /// Refuses a finished hand: there is nothing to solve.
 pub fn check_open(state: &State) -> Result<(), Error> {
@@ -45,14 +47,10 @@ pub fn check_open(state: &State) -> Result<(), Error> {
 
 /// The exact value of each position for its side to move ([`Solver::value`]), on `threads`
 /// threads (0: one per core), each with a solver of `tt_entries` entries; in input order.
-pub fn solve_values<R: AsRef<Rules> + Sync>(
-    jobs: &[Job<R>],
-    threads: usize,
-    tt_entries: usize,
-) -> Vec<Result<i32, Error>> {
-    map_on_workers(jobs, threads, |(rules, state)| {
+pub fn solve_values(jobs: Vec<Job>, threads: usize, tt_entries: usize) -> Vec<Result<i32, Error>> {
+    map_on_workers(jobs, threads, move |(rules, state)| {
         check_open(state)?;
-        with_worker_solver(tt_entries, |solver| solver.value(rules.as_ref(), state))
+        with_worker_solver(tt_entries, |solver| solver.value(rules, state))
     })
 }
 
@@ -60,20 +58,20 @@ pub fn solve_values<R: AsRef<Rules> + Sync>(
 /// drawn from `Rng::derive(seed, first + i)` (so the results do not depend on `threads`, and a
 /// batch cut into shards, shard `k` starting at `first`, gives the whole batch's results); in
 /// input order.
-pub fn analyze_many<R: AsRef<Rules> + Sync>(
-    jobs: &[Job<R>],
+pub fn analyze_many(
+    jobs: Vec<Job>,
     (worlds, seed, horizon): (u32, u64, Horizon),
     first: u64,
     threads: usize,
     tt_entries: usize,
 ) -> Vec<Result<SeatAnalysis, Error>> {
-    let items: Vec<(u64, &Job<R>)> = (first..).zip(jobs).collect();
-    map_on_workers(&items, threads, |&(i, (rules, state))| {
+    let items: Vec<(u64, Job)> = (first..).zip(jobs).collect();
+    map_on_workers(items, threads, move |(i, (rules, state))| {
         check_open(state)?;
         let seat = state.to_move().expect("a hand in play has a seat to move");
-        let how = (worlds, Rng::derive(seed, i), horizon);
+        let how = (worlds, Rng::derive(seed, *i), horizon);
         with_worker_solver(tt_entries, |solver| {
-            analyze_position(rules.as_ref(), state, seat, how, solver)
+            analyze_position(rules, state, seat, how, solver)
         })
     })
 }
@@ -87,20 +85,22 @@ mod tests {
     #[test]
     fn analysis_shards_equal_the_whole_batch() {
         let rules = Rules::profile(Game::Scopa, 2).unwrap();
-        let jobs: Vec<Job<&Rules>> = (0..5).map(|i| (&rules, State::new(&rules, i))).collect();
+        let jobs: Vec<Job> = (0..5)
+            .map(|i| (Arc::new(rules.clone()), State::new(&rules, i)))
+            .collect();
         let how = (3, 9, Horizon::Round);
         let values = |r: Vec<Result<SeatAnalysis, Error>>| -> Vec<Vec<(Move, f64, f64)>> {
             r.into_iter()
                 .map(|a| a.unwrap().moves.iter().map(|m| (m.0, m.2, m.3)).collect())
                 .collect()
         };
-        let whole = values(analyze_many(&jobs, how, 0, 2, 1 << 12));
-        let mut joined = values(analyze_many(&jobs[..2], how, 0, 1, 1 << 12));
-        joined.extend(values(analyze_many(&jobs[2..], how, 2, 1, 1 << 12)));
+        let whole = values(analyze_many(jobs.clone(), how, 0, 2, 1 << 12));
+        let mut joined = values(analyze_many(jobs[..2].to_vec(), how, 0, 1, 1 << 12));
+        joined.extend(values(analyze_many(jobs[2..].to_vec(), how, 2, 1, 1 << 12)));
         assert_eq!(joined, whole);
         // The offset is what is drawn from: the same positions at another offset differ.
         assert_ne!(
-            values(analyze_many(&jobs[2..], how, 0, 1, 1 << 12)),
+            values(analyze_many(jobs[2..].to_vec(), how, 0, 1, 1 << 12)),
             whole[2..]
         );
     }
