@@ -14,6 +14,7 @@
 //! exactly.
 
 use crate::eval::equity::pile_equity;
+use crate::eval::fitted::{Leaf, fitted_equity};
 use crate::eval::sweep::{count_of_value, sweep_scores, sweep_value};
 use crate::game::action::{Move, MoveKind};
 use crate::game::cardset::CardSet;
@@ -43,9 +44,31 @@ pub(crate) struct RoundSearch {
     max_plays: u32,
     /// The cards the deciding seat cannot see.
     unseen: CardSet,
+    /// How the piles are valued at the horizon.
+    evaluation: Evaluation,
+}
+
+/// How the round search values the piles at its horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evaluation {
+    /// The hand-made expected category points (`eval::equity::pile_equity`, the expert's
+    /// evaluation). The default.
+    #[default]
+    Equity,
+    /// The hand-made value corrected by tables fitted from the engine's own hands
+    /// (`eval::fitted`).
+    Fitted,
 }
 
 impl RoundSearch {
+    /// A search valuing its horizon by `evaluation`.
+    pub(crate) fn with_evaluation(evaluation: Evaluation) -> RoundSearch {
+        RoundSearch {
+            evaluation,
+            ..RoundSearch::default()
+        }
+    }
+
     /// Positions visited so far.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes
@@ -159,8 +182,11 @@ impl RoundSearch {
     /// that takes it all).
     fn horizon_value(&self, rules: &Rules, state: &State, me: usize) -> f32 {
         let diff = |x: [u8; 2]| f32::from(x[me]) - f32::from(x[1 - me]);
-        let v =
-            diff(state.sweeps()) + diff(state.declared()) + pile_equity(rules, state.piles(), me);
+        let piles = match self.evaluation {
+            Evaluation::Equity => pile_equity(rules, state.piles(), me),
+            Evaluation::Fitted => fitted_equity(rules, &Leaf::of(state), me),
+        };
+        let v = diff(state.sweeps()) + diff(state.declared()) + piles;
         let table = state.table();
         let Some(seat) = state.to_move() else {
             return v;
