@@ -146,15 +146,22 @@ pub fn tables_for(rules: &Rules) -> Option<Tables> {
 
 /// Expected category points of side `me` minus the other side's at `leaf`: the hand-made
 /// equity corrected by the fitted tables, each category kept within [-1, 1] (the hand-made
-/// [`pile_equity`] itself for rules with no tables), exact once every card is in a pile. Sweeps and declarations are not counted.
+/// [`pile_equity`] itself for rules with no tables), exact once every card is in a pile. Sweeps
+/// and declarations are not counted.
 pub fn fitted_equity(rules: &Rules, leaf: &Leaf, me: usize) -> f32 {
+    match tables_for(rules) {
+        Some(tables) => corrected_equity(rules, &tables, leaf, me),
+        None => pile_equity(rules, leaf.piles, me),
+    }
+}
+
+/// [`fitted_equity`] with the tables of `rules` ([`tables_for`]) already found: what a search
+/// calls at each leaf.
+pub fn corrected_equity(rules: &Rules, tables: &Tables, leaf: &Leaf, me: usize) -> f32 {
     if (leaf.piles[0] | leaf.piles[1]) == CardSet::FULL {
         // Every card is in a pile: the categories are decided exactly.
         return pile_equity(rules, leaf.piles, me);
     }
-    let Some(tables) = tables_for(rules) else {
-        return pile_equity(rules, leaf.piles, me);
-    };
     let c = cells(rules, leaf);
     let mut v = 0.0f32;
     for k in 0..4 {
