@@ -39,7 +39,7 @@ pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 
     }
 }
 
-/// The four terms of [`pile_equity`] apart, in category order (cards, coins, seven of coins,
+/// The four terms of `pile_equity` apart, in category order (cards, coins, seven of coins,
 /// the fourth category), for side `me`, before every card is in a pile: what the fitted
 /// evaluation ([`crate::eval::fitted`]) corrects, category by category. Their sum is
 /// `pile_equity` up to rounding.

@@ -16,7 +16,7 @@
 //! correction is the mean of (award - hand-made equity) over its samples, shrunk toward 0 by
 //! [`SHRINK`] pseudo-samples, so a cell the data rarely reach keeps the hand-made value. Once
 //! every card is in a pile the categories are scored exactly (`Rules::score`). Used only at the
-//! horizon of the round search behind `pimc:eval=fitted`; the expert keeps [`pile_equity`].
+//! horizon of the round search behind `pimc:eval=fitted`; the expert keeps `pile_equity`.
 
 use crate::eval::equity::{category_equities, pile_equity};
 use crate::eval::fitted_tables;
@@ -146,7 +146,7 @@ pub fn tables_for(rules: &Rules) -> Option<Tables> {
 
 /// Expected category points of side `me` minus the other side's at `leaf`: the hand-made
 /// equity corrected by the fitted tables, each category kept within [-1, 1] (the hand-made
-/// [`pile_equity`] itself for rules with no tables), exact once every card is in a pile. Sweeps
+/// `pile_equity` itself for rules with no tables), exact once every card is in a pile. Sweeps
 /// and declarations are not counted.
 pub fn fitted_equity(rules: &Rules, leaf: &Leaf, me: usize) -> f32 {
     match tables_for(rules) {
