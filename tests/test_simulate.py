@@ -748,7 +748,8 @@ def test_pimc_plays_optional_capture_and_claims() -> None:
 
 
 def test_search_bots_take_a_budget_in_their_name() -> None:
-    """``pimc:worlds=N,horizon=round|hand,ms=T`` and ``ismcts:iterations=N,ms=T``: the spec
+    """``pimc:worlds=N,horizon=round|hand,eval=equity|fitted,ms=T`` and
+    ``ismcts:iterations=N,ms=T``: the spec
     is the player's name, and a bad budget is a clear error naming it."""
     rules = Rules.scopa()
     a = cf.simulate(rules, 2, bots=("pimc:worlds=3", "ismcts:iterations=30"), seed=2)
@@ -756,6 +757,8 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
     assert (a.points == b.points).all()
     t = cf.tournament(rules, ["pimc:worlds=2,horizon=hand", "random"], hands=2, seed=1)
     assert "pimc:worlds=2,horizon=hand" in str(t)
+    fitted = cf.simulate(rules, 2, bots=("pimc:worlds=3,eval=fitted", "random"), seed=2)
+    assert fitted.points.shape == (2, 2)
     for spec, why in [
         ("pimc:worlds=0", "worlds must be a whole number from 1 to 10000, got: 0"),
         # Bounded, so that a decision ends in reasonable time (Ctrl-C is seen between them).
@@ -764,6 +767,8 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
         ("pimc:ms=60001", "ms must be a whole number from 1 to 60000"),
         ("greedy:worlds=3", "only pimc and ismcts take a budget"),
         ("ismcts:depth=3", "unknown budget depth"),
+        ("pimc:eval=learned", "eval is equity or fitted, got: learned"),
+        ("ismcts:eval=fitted", "unknown budget eval"),
     ]:
         with pytest.raises(cf.VariantError, match=why):
             cf.simulate(rules, 1, bots=(spec, "random"))

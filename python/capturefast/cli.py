@@ -419,7 +419,8 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     )
     s.epilog = (
         f"bots: {names}; also pimc and ismcts (milliseconds a move), optionally with a "
-        "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, ismcts:iterations=1000,ms=50"
+        "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, pimc:eval=fitted, "
+        "ismcts:iterations=1000,ms=50"
     )
 
 

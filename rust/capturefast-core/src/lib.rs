@@ -44,6 +44,7 @@ pub use play::bots::{Bot, BotKind};
 pub use play::expert::ExpertBot;
 pub use play::greedy::GreedyBot;
 pub use search::analysis::{Horizon, analyze, analyze_to};
+pub use search::horizon::Evaluation;
 pub use search::ismcts::IsmctsBot;
 pub use search::pimc::PimcBot;
 pub use search::solver::{Solution, Solver, solver_shortcuts_exact};

@@ -39,6 +39,30 @@ pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 
     }
 }
 
+/// The four terms of `pile_equity` apart, in category order (cards, coins, seven of coins,
+/// the fourth category), for side `me`, before every card is in a pile: what the fitted
+/// evaluation ([`crate::eval::fitted`]) corrects, category by category. Their sum is
+/// `pile_equity` up to rounding.
+pub fn category_equities(rules: &Rules, piles: [CardSet; 2], me: usize) -> [f32; 4] {
+    let (m, o) = (piles[me], piles[1 - me]);
+    let settebello = if m.contains(Card::SEVEN_OF_COINS) {
+        1.0
+    } else if o.contains(Card::SEVEN_OF_COINS) {
+        -1.0
+    } else {
+        0.0
+    };
+    [
+        majority_equity(m.len(), o.len(), 20, CARD_SPREAD),
+        coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len()),
+        settebello,
+        match rules.prime_category() {
+            PrimeCategory::Primiera => primiera_equity(m, o),
+            PrimeCategory::Bermila => bermila_equity(m, o),
+        },
+    ]
+}
+
 /// Standard normal distribution function (Abramowitz–Stegun 7.1.26 erf, error below 1.5e-7).
 fn phi(x: f32) -> f32 {
     let z = x.abs() * std::f32::consts::FRAC_1_SQRT_2;

@@ -6,4 +6,6 @@
 pub mod choice;
 pub mod cut;
 pub mod equity;
+pub mod fitted;
+mod fitted_tables;
 pub mod sweep;

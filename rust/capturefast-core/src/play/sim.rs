@@ -43,6 +43,7 @@ use crate::game::state::State;
 use crate::game::view::LazyView;
 use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
 use crate::search::analysis::Horizon;
+use crate::search::horizon::Evaluation;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
 
@@ -175,7 +176,9 @@ impl Player {
     }
 
     /// A built-in bot from its name, with an optional budget after a colon for the search bots:
-    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:ms=20`, `ismcts:iterations=1000`,
+    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:eval=fitted` (the round search's
+    /// horizon valued by the fitted tables, `eval::fitted`, instead of the hand-made equity,
+    /// `eval=equity`), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
     /// machine's speed). The player's name is the spec as given.
     pub fn parse(spec: &str) -> Result<Player, Error> {
@@ -191,6 +194,7 @@ impl Player {
         let mut seen: Vec<&str> = Vec::new();
         let (mut worlds, mut iterations) = (PIMC_WORLDS, ISMCTS_ITERATIONS);
         let (mut horizon, mut limit) = (Horizon::Round, None);
+        let mut evaluation = Evaluation::Equity;
         for item in budget.split(',') {
             let (key, value) = item
                 .split_once('=')
@@ -222,13 +226,20 @@ impl Player {
                         _ => return Err(bad(&format!("horizon is round or hand, got: {value}"))),
                     };
                 }
+                (BotKind::Pimc, "eval") => {
+                    evaluation = match value {
+                        "equity" => Evaluation::Equity,
+                        "fitted" => Evaluation::Fitted,
+                        _ => return Err(bad(&format!("eval is equity or fitted, got: {value}"))),
+                    };
+                }
                 (BotKind::Ismcts, "iterations") => iterations = count(MAX_ITERATIONS)?,
                 (BotKind::Pimc | BotKind::Ismcts, "ms") => {
                     limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
                 }
                 (BotKind::Pimc, _) => {
                     return Err(bad(&format!(
-                        "unknown budget {key} (pimc takes worlds, horizon, ms)"
+                        "unknown budget {key} (pimc takes worlds, horizon, eval, ms)"
                     )));
                 }
                 (BotKind::Ismcts, _) => {
@@ -241,10 +252,14 @@ impl Player {
         }
         let make = move |seed| -> Box<dyn Bot> {
             match (kind, limit) {
-                (BotKind::Pimc, None) => Box::new(PimcBot::with_horizon(worlds, horizon, seed)),
-                (BotKind::Pimc, Some(l)) => {
-                    Box::new(PimcBot::with_horizon(worlds, horizon, seed).with_time_limit(l))
-                }
+                (BotKind::Pimc, None) => Box::new(
+                    PimcBot::with_horizon(worlds, horizon, seed).with_evaluation(evaluation),
+                ),
+                (BotKind::Pimc, Some(l)) => Box::new(
+                    PimcBot::with_horizon(worlds, horizon, seed)
+                        .with_evaluation(evaluation)
+                        .with_time_limit(l),
+                ),
                 (_, None) => Box::new(IsmctsBot::new(iterations, seed)),
                 (_, Some(l)) => Box::new(IsmctsBot::new(iterations, seed).with_time_limit(l)),
             }
@@ -1446,6 +1461,8 @@ mod tests {
             "pimc:worlds=5",
             "pimc:worlds=5, horizon=hand",
             "pimc:ms=20",
+            "pimc:eval=fitted",
+            "pimc:worlds=5,eval=equity",
             "ismcts:iterations=10,ms=5",
         ] {
             assert_eq!(Player::parse(&format!(" {spec} ")).unwrap().name(), spec);
@@ -1469,7 +1486,16 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown budget iterations (pimc takes worlds, horizon, ms)",
+                "unknown budget iterations (pimc takes worlds, horizon, eval, ms)",
+            ),
+            (
+                "pimc:eval=learned",
+                "eval is equity or fitted, got: learned",
+            ),
+            ("pimc:eval=", "eval is equity or fitted, got: "),
+            (
+                "ismcts:eval=fitted",
+                "unknown budget eval (ismcts takes iterations, ms)",
             ),
             (
                 "ismcts:worlds=3",
@@ -1493,11 +1519,13 @@ mod tests {
         let mut direct: Vec<Box<dyn Bot>> = vec![
             Box::new(PimcBot::with_horizon(3, Horizon::Hand, 1)),
             Box::new(PimcBot::new(2, 1)),
+            Box::new(PimcBot::new(2, 1).with_evaluation(Evaluation::Fitted)),
             Box::new(IsmctsBot::new(25, 1)),
         ];
         let mut parsed: Vec<Box<dyn Bot>> = [
             "pimc:worlds=3,horizon=hand",
             "pimc:worlds=2",
+            "pimc:worlds=2,eval=fitted",
             "ismcts:iterations=25",
         ]
         .iter()

@@ -14,6 +14,7 @@
 //! exactly.
 
 use crate::eval::equity::pile_equity;
+use crate::eval::fitted::{Leaf, Tables, corrected_equity, tables_for};
 use crate::eval::sweep::{count_of_value, sweep_scores, sweep_value};
 use crate::game::action::{Move, MoveKind};
 use crate::game::cardset::CardSet;
@@ -43,9 +44,34 @@ pub(crate) struct RoundSearch {
     max_plays: u32,
     /// The cards the deciding seat cannot see.
     unseen: CardSet,
+    /// How the piles are valued at the horizon.
+    evaluation: Evaluation,
+    /// The fitted tables of the rules searched, under [`Evaluation::Fitted`] (none: the rules
+    /// have no tables, and the horizon is valued as under [`Evaluation::Equity`]).
+    tables: Option<Tables>,
+}
+
+/// How the round search values the piles at its horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evaluation {
+    /// The hand-made expected category points (`eval::equity::pile_equity`, the expert's
+    /// evaluation). The default.
+    #[default]
+    Equity,
+    /// The hand-made value corrected by tables fitted from the engine's own hands
+    /// (`eval::fitted`).
+    Fitted,
 }
 
 impl RoundSearch {
+    /// A search valuing its horizon by `evaluation`.
+    pub(crate) fn with_evaluation(evaluation: Evaluation) -> RoundSearch {
+        RoundSearch {
+            evaluation,
+            ..RoundSearch::default()
+        }
+    }
+
     /// Positions visited so far.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes
@@ -65,6 +91,10 @@ impl RoundSearch {
         self.me = Rules::side(seat);
         self.max_plays = max_plies(rules);
         self.unseen = !(state.hand(seat) | state.table() | state.pile(0) | state.pile(1));
+        self.tables = match self.evaluation {
+            Evaluation::Equity => None,
+            Evaluation::Fitted => tables_for(rules),
+        };
         let at = At {
             left: plays_left_in_round(state),
             plays: 0,
@@ -159,8 +189,11 @@ impl RoundSearch {
     /// that takes it all).
     fn horizon_value(&self, rules: &Rules, state: &State, me: usize) -> f32 {
         let diff = |x: [u8; 2]| f32::from(x[me]) - f32::from(x[1 - me]);
-        let v =
-            diff(state.sweeps()) + diff(state.declared()) + pile_equity(rules, state.piles(), me);
+        let piles = match &self.tables {
+            None => pile_equity(rules, state.piles(), me),
+            Some(tables) => corrected_equity(rules, tables, &Leaf::of(state), me),
+        };
+        let v = diff(state.sweeps()) + diff(state.declared()) + piles;
         let table = state.table();
         let Some(seat) = state.to_move() else {
             return v;
@@ -293,11 +326,15 @@ mod tests {
     fn pruned_search_equals_plain_minimax() {
         // Positions anywhere in the hand (the horizon is the round's end or `max_plies`), 2 and
         // 4 players, optional capture with renuncio claims.
+        // Both evaluations of the horizon: alpha-beta must not change what either gives.
         let mut rng = Rng::new(5);
-        let mut search = RoundSearch::default();
         let mut moves = Vec::new();
         let mut values = Vec::new();
-        for rules in &variants() {
+        for (rules, evaluation) in variants()
+            .iter()
+            .flat_map(|r| [Evaluation::Equity, Evaluation::Fitted].map(|e| (r, e)))
+        {
+            let mut search = RoundSearch::with_evaluation(evaluation);
             for _ in 0..60 {
                 let left = 4 + rng.below(32) as u32;
                 let Some(state) = random_position(rules, left, &mut rng) else {

@@ -10,7 +10,7 @@ use crate::game::rules::Rules;
 use crate::game::view::LazyView;
 use crate::game::world::is_open;
 use crate::search::analysis::{Horizon, search_world, world_sums};
-use crate::search::horizon::RoundSearch;
+use crate::search::horizon::{Evaluation, RoundSearch};
 use crate::search::solver::Solver;
 
 const PIMC_TT_ENTRIES: usize = 1 << 18;
@@ -50,6 +50,13 @@ impl PimcBot {
     /// Search nodes visited so far.
     pub fn nodes(&self) -> u64 {
         self.solver.as_ref().map_or(0, Solver::nodes) + self.round.nodes()
+    }
+
+    /// Values the piles at the round search's horizon by `evaluation` (the default:
+    /// [`Evaluation::Equity`]).
+    pub fn with_evaluation(mut self, evaluation: Evaluation) -> PimcBot {
+        self.round = RoundSearch::with_evaluation(evaluation);
+        self
     }
 
     /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
