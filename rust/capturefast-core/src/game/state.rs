@@ -495,6 +495,26 @@ impl State {
         }
     }
 
+    /// The legal plays `seat` would have holding `hand` with `table` on the table and
+    /// `claimable` the card it may claim, everything else as in this state: the engine's one
+    /// generator on a position that need not be reachable. What the inference from the others'
+    /// play asks of the positions they moved in (`search::infer`).
+    pub fn plays_holding(
+        &self,
+        rules: &Rules,
+        seat: u8,
+        (hand, table, claimable): (CardSet, CardSet, Option<Card>),
+        out: &mut Vec<Move>,
+    ) {
+        let mut s = *self;
+        s.hands[usize::from(seat & 3)] = hand;
+        s.table = table;
+        s.claim = claimable.map_or(NO_CARD, Card::id);
+        s.to_move = seat;
+        s.phase = Phase::Play;
+        s.legal_moves(rules, out);
+    }
+
     /// The plays of `legal_moves` (docs/variants.md "Capturing"), card by card in id order, each
     /// card's moves in mask order, then renuncio claims (kind 3 sorts last). `SPECIAL`: the
     /// capture options `ace_takes_all` and `fewest_cards` are on; `OPTIONAL`: capturing is not

@@ -15,6 +15,7 @@ use crate::game::view::{LazyView, View};
 use crate::game::world::determinize;
 use crate::play::bot::Bot;
 use crate::search::horizon::RoundSearch;
+use crate::search::infer::PlayModel;
 
 /// A rule-based player that values each move in expected points of the hand.
 ///
@@ -268,5 +269,55 @@ impl<'a> Expert<'a> {
             });
         }
         best
+    }
+}
+
+/// The expert's play softened: a seat plays each legal move with a chance proportional to
+/// `exp(beta * value)`, the value being the expert's (in points of the hand) from that seat's
+/// view. The model of the other seats' play that `pimc:infer=expert` weighs worlds by.
+#[derive(Clone, Copy, Debug)]
+pub struct ExpertModel {
+    beta: f32,
+}
+
+/// The softening of [`ExpertModel`] by default: the inverse of the temperature, per point.
+pub const EXPERT_MODEL_BETA: f32 = 8.0;
+
+impl ExpertModel {
+    /// The model with inverse temperature `beta` per point (0: uniform play).
+    pub fn new(beta: f32) -> ExpertModel {
+        ExpertModel { beta }
+    }
+}
+
+impl PlayModel for ExpertModel {
+    fn likelihood(&mut self, rules: &Rules, view: &View, legal: &[Move], played: Move) -> f64 {
+        let ctx = Expert::new(rules, view);
+        // Every legal move's value (a crowded Escoba table can give more than 64 moves).
+        let mut stack = [0f32; 64];
+        let mut heap = Vec::new();
+        let values: &mut [f32] = if legal.len() <= stack.len() {
+            &mut stack[..legal.len()]
+        } else {
+            heap.resize(legal.len(), 0.0);
+            &mut heap
+        };
+        let mut top = f32::NEG_INFINITY;
+        let mut mine = None;
+        for (i, &mv) in legal.iter().enumerate() {
+            values[i] = ctx.value(mv);
+            top = top.max(values[i]);
+            if mv == played {
+                mine = Some(values[i]);
+            }
+        }
+        let Some(mine) = mine else {
+            return 0.0;
+        };
+        let total: f32 = values
+            .iter()
+            .map(|&v| (self.beta * (v - top)).exp())
+            .sum();
+        f64::from((self.beta * (mine - top)).exp() / total)
     }
 }

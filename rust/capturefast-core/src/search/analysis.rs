@@ -82,6 +82,7 @@ pub fn analyze_to(
         worlds,
         seed,
         None,
+        None,
         &mut |world, legal, values| {
             let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
             search_world(rules, world, legal, solver, fresh, &mut round, values)
@@ -105,8 +106,8 @@ pub fn analyze_to(
         .collect())
 }
 
-/// The viewer's legal moves with the sum and sum of squares of each one's values over the
-/// worlds searched.
+/// The viewer's legal moves with the (weighted) sum and sum of squares of each one's values
+/// over the worlds searched.
 pub(crate) struct WorldSums {
     pub(crate) worlds: u32,
     pub(crate) moves: Vec<Move>,
@@ -118,19 +119,33 @@ pub(crate) struct WorldSums {
 pub(crate) type ValueWorld<'a> =
     dyn FnMut(&State, &[Move], &mut Vec<f32>) -> Result<(), Error> + 'a;
 
+/// The weight of a drawn world (1 for every world when worlds are drawn uniformly).
+pub(crate) type WeighWorld<'a> = dyn FnMut(&State) -> f64 + 'a;
+
+/// Worlds drawn per world searched when worlds are weighed: the searched ones are resampled
+/// from the draws in proportion to their weights.
+pub(crate) const DRAWS_PER_WORLD: u32 = 3;
+
 /// Draws up to `worlds` worlds from `seed` consistent with `view` (one when it is open), stopping
 /// early once `limit` has passed (after at least one), and sums the values `value_world` gives
 /// each legal move of the viewer in each world (the moves are the same in every world: they
 /// depend only on its hand, the table and a cut card it was shown).
+///
+/// With `weigh`, [`DRAWS_PER_WORLD`] times as many worlds are drawn and weighed, and `worlds`
+/// of them are resampled in proportion to their weights (systematic resampling): a world picked
+/// `k` times is searched once and counted `k` times, one that weighs nothing is never searched.
+/// If no world drawn weighs anything, the worlds are drawn and summed unweighted.
 pub(crate) fn world_sums(
     rules: &Rules,
     view: &View,
     worlds: u32,
     seed: u64,
     limit: Option<Duration>,
+    weigh: Option<&mut WeighWorld>,
     value_world: &mut ValueWorld,
 ) -> Result<WorldSums, Error> {
-    let worlds = if is_open(view) { 1 } else { worlds };
+    let open = is_open(view);
+    let worlds = if open { 1 } else { worlds };
     let mut rng = Rng::new(seed);
     let start = Instant::now();
     let mut out = WorldSums {
@@ -139,24 +154,69 @@ pub(crate) fn world_sums(
         sum: Vec::new(),
         sum2: Vec::new(),
     };
+    // The worlds to search, each with the number of times it counts.
+    let mut picked: Vec<(State, u32)> = Vec::new();
+    match weigh {
+        Some(weigh) if !open => {
+            let mut drawn = Vec::with_capacity((worlds * DRAWS_PER_WORLD) as usize);
+            let mut total = 0.0;
+            for _ in 0..worlds.saturating_mul(DRAWS_PER_WORLD) {
+                let world = determinize(rules, view, &mut rng)?;
+                let w = weigh(&world);
+                total += w;
+                drawn.push((world, w));
+            }
+            if total <= 0.0 {
+                // Every draw contradicted what was seen (a model that rules out the truth).
+                return world_sums(rules, view, worlds, seed, limit, None, value_world);
+            }
+            // Systematic resampling: the k-th pick is where (k + u) / worlds of the total
+            // weight falls.
+            let step = total / f64::from(worlds);
+            let mut next = step * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let (mut acc, mut taken) = (0.0, 0);
+            for (world, w) in drawn {
+                acc += w;
+                let mut k = 0;
+                while next < acc && taken < worlds {
+                    k += 1;
+                    taken += 1;
+                    next += step;
+                }
+                if k > 0 {
+                    picked.push((world, k));
+                }
+            }
+        }
+        _ => {}
+    }
     let mut values = Vec::new();
-    for w in 0..worlds {
+    let searched = if picked.is_empty() {
+        worlds
+    } else {
+        picked.len() as u32
+    };
+    for w in 0..searched {
         if w > 0 && limit.is_some_and(|limit| start.elapsed() >= limit) {
             break;
         }
-        let world = determinize(rules, view, &mut rng)?;
+        let (world, count) = match picked.get(w as usize) {
+            Some(&(world, count)) => (world, count),
+            None => (determinize(rules, view, &mut rng)?, 1),
+        };
         if w == 0 {
             world.legal_moves(rules, &mut out.moves);
             out.sum.resize(out.moves.len(), 0.0);
             out.sum2.resize(out.moves.len(), 0.0);
         }
         value_world(&world, &out.moves, &mut values)?;
+        let k = f64::from(count);
         for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
             let v = f64::from(v);
-            *s += v;
-            *s2 += v * v;
+            *s += k * v;
+            *s2 += k * v * v;
         }
-        out.worlds = w + 1;
+        out.worlds += count;
     }
     Ok(out)
 }

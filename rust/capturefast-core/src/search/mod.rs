@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod batch;
 pub mod horizon;
+pub mod infer;
 pub mod ismcts;
 pub mod pimc;
 pub mod solver;

@@ -7,10 +7,12 @@ use crate::eval::choice::Best;
 use crate::game::action::Move;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
-use crate::game::view::LazyView;
+use crate::game::state::State;
+use crate::game::view::{LazyView, View};
 use crate::game::world::is_open;
-use crate::search::analysis::{Horizon, search_world, world_sums};
+use crate::search::analysis::{Horizon, WeighWorld, search_world, world_sums};
 use crate::search::horizon::{Evaluation, RoundSearch};
+use crate::search::infer::{Inference, PlayModel};
 use crate::search::solver::Solver;
 
 const PIMC_TT_ENTRIES: usize = 1 << 18;
@@ -18,6 +20,10 @@ const PIMC_TT_ENTRIES: usize = 1 << 18;
 /// Perfect-information Monte Carlo: each decision draws `worlds` worlds consistent with the view
 /// ([`determinize`](crate::determinize)), searches each to its [`Horizon`], and plays the move with the best mean
 /// value (exact ties broken by the bot's generator). Deterministic under its seed.
+///
+/// With an [`Inference`] ([`PimcBot::with_inference`]), the worlds are weighed by how likely
+/// the other seats' moves this round are under a model of their play (and by Cirulla's
+/// declarations), from the moves the bot is told of ([`PimcBot::observe`]).
 #[derive(Debug)]
 pub struct PimcBot {
     worlds: u32,
@@ -26,6 +32,7 @@ pub struct PimcBot {
     rng: Rng,
     solver: Option<Solver>,
     round: RoundSearch,
+    inference: Option<Inference>,
 }
 
 impl PimcBot {
@@ -44,6 +51,7 @@ impl PimcBot {
             rng: Rng::new(seed),
             solver: None,
             round: RoundSearch::default(),
+            inference: None,
         }
     }
 
@@ -57,6 +65,27 @@ impl PimcBot {
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> PimcBot {
         self.round = RoundSearch::with_evaluation(evaluation);
         self
+    }
+
+    /// Weighs the worlds by the other seats' moves this round under `model` (see [`Inference`]):
+    /// the bot must then be told of every move played ([`PimcBot::observe`]); a round it was
+    /// not told all of is sampled uniformly.
+    pub fn with_inference(mut self, model: Box<dyn PlayModel>) -> PimcBot {
+        self.inference = Some(Inference::new(model));
+        self
+    }
+
+    /// Whether the bot reads the moves it is told of ([`PimcBot::with_inference`]).
+    pub fn observes(&self) -> bool {
+        self.inference.is_some()
+    }
+
+    /// Tells the bot of a move `seat` is about to play, `before` being the bot's own view
+    /// just before it.
+    pub fn observe(&mut self, rules: &Rules, before: &View, seat: u8, mv: Move) {
+        if let Some(inference) = &mut self.inference {
+            inference.observe(rules, before, seat, mv);
+        }
     }
 
     /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
@@ -78,12 +107,18 @@ impl PimcBot {
         let seed = self.rng.next_u64();
         let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
         let fresh = self.worlds > 1 && !is_open(view);
+        let mut weigh = self
+            .inference
+            .as_mut()
+            .and_then(|i| i.informs(rules, view).then_some(i))
+            .map(|i| move |w: &State| i.weight(rules, view, w));
         let sums = world_sums(
             rules,
             view,
             self.worlds,
             seed,
             self.time_limit,
+            weigh.as_mut().map(|f| f as &mut WeighWorld),
             &mut |w, l, v| {
                 let solver = (horizon == Horizon::Hand)
                     .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
