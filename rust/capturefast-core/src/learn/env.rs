@@ -23,6 +23,7 @@
 //! allocated per step.
 
 use crate::error::Error;
+use crate::game::action::Move;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
@@ -570,6 +571,7 @@ impl Slot {
                 let view = LazyView::new(&self.state, seat);
                 bot.choose(rules, &view, self.decision.legal_moves())
             };
+            self.tell(rules, seat, mv);
             self.state.apply_unchecked(rules, mv);
         }
     }
@@ -606,6 +608,7 @@ impl Slot {
         self.steps += 1;
         let done = match self.decision.step(action).expect("actions are checked") {
             Some(mv) => {
+                self.tell(rules, seat, mv);
                 self.state.apply_unchecked(rules, mv);
                 self.play_bots(rules, config, rewards)
             }
@@ -620,6 +623,15 @@ impl Slot {
             acted.truncated = config.max_steps > 0 && self.steps >= config.max_steps;
         }
         acted
+    }
+
+    /// Tells the bots that ask ([`Bot::observes`]) that `seat` is about to play `mv`.
+    fn tell(&mut self, rules: &Rules, seat: u8, mv: Move) {
+        for (s, bot) in self.bots.iter_mut().enumerate() {
+            if let Some(bot) = bot.as_mut().filter(|b| b.observes()) {
+                bot.observe(rules, &self.state.view(s as u8), seat, mv);
+            }
+        }
     }
 
     /// Writes the observation and mask of the seat to act; returns the seat.

@@ -2,7 +2,7 @@
 
 use crate::game::action::Move;
 use crate::game::rules::Rules;
-use crate::game::view::LazyView;
+use crate::game::view::{LazyView, View};
 
 /// A player.
 pub trait Bot: Send {
@@ -13,4 +13,17 @@ pub trait Bot: Send {
     /// state was made with (as a simulation passes them). The built-in bots may panic on a view
     /// and a move list that contradict each other.
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move;
+
+    /// Whether the bot wants to be told of the moves played ([`Bot::observe`]). The built-in
+    /// drivers (simulations, tournaments, the vector env) tell a bot only if it asks: the
+    /// default is no.
+    fn observes(&self) -> bool {
+        false
+    }
+
+    /// Told of each move played at the table while the bot sits at it, by any seat (its own
+    /// too), just before the move is applied: `before` is the bot's own seat's view then, `seat`
+    /// the mover. A bot that reasons about the others' play keeps what it needs; the default
+    /// forgets it.
+    fn observe(&mut self, _rules: &Rules, _before: &View, _seat: u8, _mv: Move) {}
 }

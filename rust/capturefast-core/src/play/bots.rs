@@ -22,9 +22,9 @@ use crate::game::action::Move;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
-use crate::game::view::LazyView;
+use crate::game::view::{LazyView, View};
 pub use crate::play::bot::Bot;
-use crate::play::expert::ExpertBot;
+use crate::play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 use crate::play::greedy::GreedyBot;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
@@ -41,7 +41,8 @@ pub enum BotKind {
     /// Rule-based player with card counting and an exact last round ([`ExpertBot`]).
     Expert,
     /// Perfect-information Monte Carlo: sampled worlds, each searched to the end of the round
-    /// ([`PimcBot`], [`PIMC_WORLDS`] worlds a decision).
+    /// ([`PimcBot`], [`PIMC_WORLDS`] worlds a decision), weighed by the others' moves this
+    /// round ([`ExpertModel`]).
     Pimc,
     /// Single-observer information set Monte Carlo tree search
     /// ([`IsmctsBot`], [`ISMCTS_ITERATIONS`] iterations a decision).
@@ -110,6 +111,12 @@ impl BotKind {
     }
 }
 
+/// The built-in `pimc` bot with `worlds` worlds: worlds weighed by the others' moves this
+/// round under the softened expert ([`ExpertModel`], `infer=expert`).
+pub(crate) fn default_pimc(worlds: u32, seed: u64) -> PimcBot {
+    PimcBot::new(worlds, seed).with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)))
+}
+
 /// A seat's bot in a simulation: a fast built-in bot ([`BotKind::FAST`]) held by value and
 /// called without a virtual call, or any other bot boxed. A boxed bot built per hand, a virtual
 /// call per move and the check of every move cost random play 6% of its instructions.
@@ -130,7 +137,7 @@ impl SeatBot {
             BotKind::RandomCard => SeatBot::RandomCard(RandomCardBot::new(seed)),
             BotKind::Greedy => SeatBot::Greedy(GreedyBot::new(seed)),
             BotKind::Expert => SeatBot::Expert(ExpertBot::new(seed)),
-            BotKind::Pimc => SeatBot::Boxed(Box::new(PimcBot::new(PIMC_WORLDS, seed))),
+            BotKind::Pimc => SeatBot::Boxed(Box::new(default_pimc(PIMC_WORLDS, seed))),
             BotKind::Ismcts => SeatBot::Boxed(Box::new(IsmctsBot::new(ISMCTS_ITERATIONS, seed))),
         }
     }
@@ -164,6 +171,19 @@ impl Bot for SeatBot {
             SeatBot::Greedy(b) => b.choose(rules, view, legal),
             SeatBot::Expert(b) => b.choose(rules, view, legal),
             SeatBot::Boxed(b) => b.choose(rules, view, legal),
+        }
+    }
+
+    fn observes(&self) -> bool {
+        match self {
+            SeatBot::Boxed(b) => b.observes(),
+            _ => false,
+        }
+    }
+
+    fn observe(&mut self, rules: &Rules, before: &View, seat: u8, mv: Move) {
+        if let SeatBot::Boxed(b) = self {
+            b.observe(rules, before, seat, mv);
         }
     }
 }
@@ -222,6 +242,14 @@ impl Bot for RandomCardBot {
 impl Bot for PimcBot {
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         PimcBot::choose(self, rules, view, legal)
+    }
+
+    fn observes(&self) -> bool {
+        PimcBot::observes(self)
+    }
+
+    fn observe(&mut self, rules: &Rules, before: &View, seat: u8, mv: Move) {
+        PimcBot::observe(self, rules, before, seat, mv);
     }
 }
 

@@ -16,6 +16,33 @@ use crate::play::sim::Player;
 /// An unknown bot or budget, or one these rules do not allow ([`Error::Variant`]); a view whose
 /// seat is not to move ([`Error::IllegalMove`]).
 pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move, Error> {
+    choose_after(rules, spec, seed, view, &[])
+}
+
+/// [`choose`], the fresh bot first told of the moves played before (`history`) ([`Bot::observe`]): each
+/// as the view of the same seat as `view` just before the move, the seat that played it, and
+/// the move. A bot that reasons about the others' play (`pimc:infer=expert`) reads the current
+/// round's; the others ignore them.
+///
+/// # Errors
+/// Those of [`choose`]; a told view of another seat or player count than `view`
+/// ([`Error::Position`]).
+pub fn choose_after(
+    rules: &Rules,
+    spec: &str,
+    seed: u64,
+    view: &View,
+    history: &[(View, u8, Move)],
+) -> Result<Move, Error> {
+    if let Some((v, _, _)) = history
+        .iter()
+        .find(|(v, _, _)| v.seat != view.seat || v.num_players != view.num_players)
+    {
+        return Err(Error::Position(format!(
+            "the moves told are seen by seat {} of {} players, the position by seat {} of {}",
+            v.seat, v.num_players, view.seat, view.num_players
+        )));
+    }
     let player = Player::parse(spec)?;
     player.check_rules(rules)?;
     if view.num_players != rules.num_players() {
@@ -40,6 +67,11 @@ pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move,
         }));
     }
     let mut bot = player.build(seed);
+    if bot.observes() {
+        for (before, seat, mv) in history {
+            bot.observe(rules, before, *seat, *mv);
+        }
+    }
     Ok(bot.choose(rules, &LazyView::from(view), &legal))
 }
 

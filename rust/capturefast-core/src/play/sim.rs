@@ -42,6 +42,7 @@ use crate::game::score::HandScore;
 use crate::game::state::State;
 use crate::game::view::LazyView;
 use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
+use crate::play::expert::{EXPERT_MODEL_BETA, ExpertModel};
 use crate::search::analysis::Horizon;
 use crate::search::horizon::Evaluation;
 use crate::search::ismcts::IsmctsBot;
@@ -178,7 +179,9 @@ impl Player {
     /// A built-in bot from its name, with an optional budget after a colon for the search bots:
     /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:eval=fitted` (the round search's
     /// horizon valued by the fitted tables, `eval::fitted`, instead of the hand-made equity,
-    /// `eval=equity`), `pimc:ms=20`, `ismcts:iterations=1000`,
+    /// `eval=equity`), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
+    /// moves this round: `infer=expert`, the default, with `beta=8`, the softening of
+    /// [`ExpertModel`]), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
     /// machine's speed). The player's name is the spec as given.
     pub fn parse(spec: &str) -> Result<Player, Error> {
@@ -187,85 +190,30 @@ impl Player {
             return Ok(Player::builtin(BotKind::from_name(spec)?));
         };
         let kind = BotKind::from_name(name.trim())?;
-        let bad = |why: &str| Error::Variant(format!("bot `{spec}`: {why}"));
-        if budget.trim().is_empty() {
-            return Err(bad("a colon needs a budget after it, e.g. pimc:worlds=50"));
-        }
-        let mut seen: Vec<&str> = Vec::new();
-        let (mut worlds, mut iterations) = (PIMC_WORLDS, ISMCTS_ITERATIONS);
-        let (mut horizon, mut limit) = (Horizon::Round, None);
-        let mut evaluation = Evaluation::Equity;
-        for item in budget.split(',') {
-            let (key, value) = item
-                .split_once('=')
-                .ok_or_else(|| bad(&format!("expected key=value, got: {item}")))?;
-            let (key, value) = (key.trim(), value.trim());
-            if seen.contains(&key) {
-                return Err(bad(&format!("a budget given twice: {key}")));
-            }
-            seen.push(key);
-            // Budgets are bounded so that a decision ends in reasonable time: a stop (Ctrl-C)
-            // is seen between decisions.
-            let count = |most: u32| -> Result<u32, Error> {
-                value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=most).contains(n))
-                    .ok_or_else(|| {
-                        bad(&format!(
-                            "{key} must be a whole number from 1 to {most}, got: {value}"
-                        ))
-                    })
-            };
-            match (kind, key) {
-                (BotKind::Pimc, "worlds") => worlds = count(MAX_WORLDS)?,
-                (BotKind::Pimc, "horizon") => {
-                    horizon = match value {
-                        "round" => Horizon::Round,
-                        "hand" => Horizon::Hand,
-                        _ => return Err(bad(&format!("horizon is round or hand, got: {value}"))),
-                    };
-                }
-                (BotKind::Pimc, "eval") => {
-                    evaluation = match value {
-                        "equity" => Evaluation::Equity,
-                        "fitted" => Evaluation::Fitted,
-                        _ => return Err(bad(&format!("eval is equity or fitted, got: {value}"))),
-                    };
-                }
-                (BotKind::Ismcts, "iterations") => iterations = count(MAX_ITERATIONS)?,
-                (BotKind::Pimc | BotKind::Ismcts, "ms") => {
-                    limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
-                }
-                (BotKind::Pimc, _) => {
-                    return Err(bad(&format!(
-                        "unknown budget {key} (pimc takes worlds, horizon, eval, ms)"
-                    )));
-                }
-                (BotKind::Ismcts, _) => {
-                    return Err(bad(&format!(
-                        "unknown budget {key} (ismcts takes iterations, ms)"
-                    )));
-                }
-                _ => return Err(bad("only pimc and ismcts take a budget")),
-            }
-        }
+        let b = Budget::read(kind, budget)
+            .map_err(|why| Error::Variant(format!("bot `{spec}`: {why}")))?;
+        let model = b
+            .infer
+            .then(|| ExpertModel::new(b.beta.unwrap_or(EXPERT_MODEL_BETA)));
         let make = move |seed| -> Box<dyn Bot> {
-            match (kind, limit) {
-                (BotKind::Pimc, None) => Box::new(
-                    PimcBot::with_horizon(worlds, horizon, seed).with_evaluation(evaluation),
-                ),
-                (BotKind::Pimc, Some(l)) => Box::new(
-                    PimcBot::with_horizon(worlds, horizon, seed)
-                        .with_evaluation(evaluation)
-                        .with_time_limit(l),
-                ),
-                (_, None) => Box::new(IsmctsBot::new(iterations, seed)),
-                (_, Some(l)) => Box::new(IsmctsBot::new(iterations, seed).with_time_limit(l)),
+            match (kind, b.limit) {
+                (BotKind::Pimc, _) => {
+                    let mut bot = PimcBot::with_horizon(b.worlds, b.horizon, seed)
+                        .with_evaluation(b.evaluation);
+                    if let Some(l) = b.limit {
+                        bot = bot.with_time_limit(l);
+                    }
+                    if let Some(m) = model {
+                        bot = bot.with_inference(Box::new(m));
+                    }
+                    Box::new(bot)
+                }
+                (_, None) => Box::new(IsmctsBot::new(b.iterations, seed)),
+                (_, Some(l)) => Box::new(IsmctsBot::new(b.iterations, seed).with_time_limit(l)),
             }
         };
         let mut player = Player::custom(spec, make);
-        player.solves_hands = kind == BotKind::Pimc && horizon == Horizon::Hand;
+        player.solves_hands = kind == BotKind::Pimc && b.horizon == Horizon::Hand;
         Ok(player)
     }
 
@@ -817,6 +765,7 @@ fn play_hand(
     watch: &mut Watch<'_>,
     mut trace: Option<&mut Trace>,
 ) -> Option<HandScore> {
+    let observed = bots.iter().any(Bot::observes);
     loop {
         let seat = state
             .to_move()
@@ -839,6 +788,9 @@ fn play_hand(
             mv
         });
         debug_assert!(state.is_legal(rules, mv), "{mv} is not legal");
+        if observed {
+            tell(rules, state, bots, seat, mv);
+        }
         if let Some(t) = trace.as_deref_mut() {
             t.moves.push(mv);
             t.seats.push(seat);
@@ -848,6 +800,16 @@ fn play_hand(
                 t.ends.push(t.moves.len());
             }
             return Some(score);
+        }
+    }
+}
+
+/// Tells each bot that asks ([`Bot::observes`]) that `seat` is about to play `mv` in `state`,
+/// with its own seat's view.
+pub(crate) fn tell<B: Bot>(rules: &Rules, state: &State, bots: &mut [B], seat: u8, mv: Move) {
+    for (s, bot) in bots.iter_mut().enumerate() {
+        if bot.observes() {
+            bot.observe(rules, &state.view(s as u8), seat, mv);
         }
     }
 }
@@ -1140,6 +1102,118 @@ fn run_threads(
     })
 }
 
+/// A search bot's budget as read from its spec, each key at most once.
+#[derive(Clone, Copy)]
+struct Budget {
+    worlds: u32,
+    iterations: u32,
+    horizon: Horizon,
+    limit: Option<Duration>,
+    evaluation: Evaluation,
+    infer: bool,
+    beta: Option<f32>,
+}
+
+impl Budget {
+    /// Reads `budget` (what follows the colon) for a bot of `kind`, or says why not.
+    fn read(kind: BotKind, budget: &str) -> Result<Budget, String> {
+        if budget.trim().is_empty() {
+            return Err("a colon needs a budget after it, e.g. pimc:worlds=50".to_string());
+        }
+        let mut b = Budget {
+            worlds: PIMC_WORLDS,
+            iterations: ISMCTS_ITERATIONS,
+            horizon: Horizon::Round,
+            limit: None,
+            evaluation: Evaluation::Equity,
+            infer: true,
+            beta: None,
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for item in budget.split(',') {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, got: {item}"))?;
+            let (key, value) = (key.trim(), value.trim());
+            if seen.contains(&key) {
+                return Err(format!("a budget given twice: {key}"));
+            }
+            seen.push(key);
+            // Budgets are bounded so that a decision ends in reasonable time: a stop (Ctrl-C)
+            // is seen between decisions.
+            let count = |most: u32| -> Result<u32, String> {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=most).contains(n))
+                    .ok_or_else(|| {
+                        format!("{key} must be a whole number from 1 to {most}, got: {value}")
+                    })
+            };
+            match (kind, key) {
+                (BotKind::Pimc, "worlds") => b.worlds = count(MAX_WORLDS)?,
+                (BotKind::Pimc, "horizon") => {
+                    b.horizon = named(
+                        key,
+                        value,
+                        &[("round", Horizon::Round), ("hand", Horizon::Hand)],
+                    )?;
+                }
+                (BotKind::Pimc, "eval") => {
+                    let names = [
+                        ("equity", Evaluation::Equity),
+                        ("fitted", Evaluation::Fitted),
+                    ];
+                    b.evaluation = named(key, value, &names)?;
+                }
+                (BotKind::Pimc, "infer") => {
+                    b.infer = named(key, value, &[("expert", true), ("off", false)])?;
+                }
+                (BotKind::Pimc, "beta") => {
+                    let beta = value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|b| (0.0..=1000.0).contains(b));
+                    b.beta = Some(beta.ok_or_else(|| {
+                        format!("beta must be a number from 0 to 1000, got: {value}")
+                    })?);
+                }
+                (BotKind::Ismcts, "iterations") => b.iterations = count(MAX_ITERATIONS)?,
+                (BotKind::Pimc | BotKind::Ismcts, "ms") => {
+                    b.limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
+                }
+                (BotKind::Pimc, _) => {
+                    return Err(format!(
+                        "unknown budget {key} (pimc takes worlds, horizon, eval, infer, beta, ms)"
+                    ));
+                }
+                (BotKind::Ismcts, _) => {
+                    return Err(format!(
+                        "unknown budget {key} (ismcts takes iterations, ms)"
+                    ));
+                }
+                _ => return Err("only pimc and ismcts take a budget".to_string()),
+            }
+        }
+        if b.beta.is_some() && !b.infer {
+            return Err("beta is the softening of infer=expert, not of infer=off".to_string());
+        }
+        Ok(b)
+    }
+}
+
+/// The value of `names` that `value` names, or why not: one budget key's choices.
+fn named<T: Copy>(key: &str, value: &str, names: &[(&str, T)]) -> Result<T, String> {
+    names
+        .iter()
+        .find(|(n, _)| *n == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("{key} is {}, got: {value}", all.join(" or "))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1376,6 +1450,81 @@ mod tests {
         }
     }
 
+    /// Asks to be told of the moves, and checks at each of its decisions that it was told of
+    /// every move of the hand so far, each from its own seat's view, one card fewer each time.
+    struct Watcher {
+        told: Vec<(crate::game::view::View, u8, Move)>,
+        decisions: u32,
+    }
+
+    impl Bot for Watcher {
+        fn choose(&mut self, _rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+            let view = view.get();
+            // The moves told since the hand began: each one card before the next.
+            let hand: Vec<_> = self
+                .told
+                .iter()
+                .rev()
+                .enumerate()
+                .take_while(|(k, (b, _, _))| b.cards_left() == view.cards_left() + *k as u32 + 1)
+                .map(|(_, t)| t)
+                .collect();
+            // Every card of the hand but the 4 of the opening table is played by a move.
+            assert_eq!(hand.len() as u32, 36 - view.cards_left(), "{view:?}");
+            assert!(hand.iter().all(|(b, _, _)| b.seat == view.seat));
+            if let Some((b, seat, mv)) = hand.first() {
+                assert_eq!(b.to_move, Some(*seat));
+                let after = if mv.captures().is_empty() {
+                    b.table | crate::game::cardset::CardSet::single(mv.card())
+                } else {
+                    b.table - mv.captures()
+                };
+                assert_eq!(
+                    after, view.table,
+                    "the last move told leaves the table seen"
+                );
+            }
+            self.decisions += 1;
+            legal[0]
+        }
+
+        fn observes(&self) -> bool {
+            true
+        }
+
+        fn observe(
+            &mut self,
+            _rules: &Rules,
+            before: &crate::game::view::View,
+            seat: u8,
+            mv: Move,
+        ) {
+            self.told.push((*before, seat, mv));
+        }
+    }
+
+    #[test]
+    fn a_bot_that_observes_is_told_every_move_of_its_table() {
+        for players in [2u8, 4] {
+            let rules = Rules::profile(Game::Scopa, players).unwrap();
+            let decided = Arc::new(AtomicU64::new(0));
+            let d = decided.clone();
+            let watcher = Player::custom("watcher", move |_| {
+                d.fetch_add(1, Ordering::Relaxed);
+                Box::new(Watcher {
+                    told: Vec::new(),
+                    decisions: 0,
+                })
+            });
+            let mut seats = vec![watcher];
+            seats.extend((1..players).map(|_| Player::builtin(BotKind::Greedy)));
+            let p = Plan::new(&rules, seats, Mode::Matches, 20, 3, false).unwrap();
+            let out = run(&rules, &p, 1, &Control::new(), &mut |_| {}).unwrap();
+            assert_eq!(out.completed, 20);
+            assert!(decided.load(Ordering::Relaxed) >= 20);
+        }
+    }
+
     #[test]
     fn a_bot_bug_panics_on_the_caller_and_stops_the_run() {
         let rules = Rules::profile(Game::Scopa, 2).unwrap();
@@ -1486,7 +1635,16 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown budget iterations (pimc takes worlds, horizon, eval, ms)",
+                "unknown budget iterations (pimc takes worlds, horizon, eval, infer, beta, ms)",
+            ),
+            ("pimc:infer=bridge", "infer is expert or off, got: bridge"),
+            (
+                "pimc:beta=-1",
+                "beta must be a number from 0 to 1000, got: -1",
+            ),
+            (
+                "pimc:infer=off,beta=2",
+                "beta is the softening of infer=expert, not of infer=off",
             ),
             (
                 "pimc:eval=learned",
@@ -1521,12 +1679,14 @@ mod tests {
             Box::new(PimcBot::new(2, 1)),
             Box::new(PimcBot::new(2, 1).with_evaluation(Evaluation::Fitted)),
             Box::new(IsmctsBot::new(25, 1)),
+            Box::new(PimcBot::new(2, 1).with_inference(Box::new(ExpertModel::new(3.0)))),
         ];
         let mut parsed: Vec<Box<dyn Bot>> = [
-            "pimc:worlds=3,horizon=hand",
-            "pimc:worlds=2",
-            "pimc:worlds=2,eval=fitted",
+            "pimc:worlds=3,horizon=hand,infer=off",
+            "pimc:worlds=2,infer=off",
+            "pimc:worlds=2,eval=fitted,infer=off",
             "ismcts:iterations=25",
+            "pimc:worlds=2,beta=3",
         ]
         .iter()
         .map(|s| Player::parse(s).unwrap().build(1))
@@ -1534,8 +1694,9 @@ mod tests {
         let mut rng = Rng::new(4);
         while !state.hand_over() {
             state.legal_moves(&rules, &mut moves);
-            let view = LazyView::new(&state, state.to_move().unwrap());
-            if state.cards_left() <= 24 {
+            let view = LazyView::new(&state, 0);
+            // Seat 0's decisions, the bots told every move as seat 0 saw it.
+            if state.cards_left() <= 24 && state.to_move() == Some(0) {
                 for (a, b) in direct.iter_mut().zip(&mut parsed) {
                     assert_eq!(
                         a.choose(&rules, &view, &moves),
@@ -1543,7 +1704,13 @@ mod tests {
                     );
                 }
             }
-            state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let seat = state.to_move().unwrap();
+            let seen = state.view(0);
+            for bot in direct.iter_mut().chain(&mut parsed) {
+                bot.observe(&rules, &seen, seat, mv);
+            }
+            state.apply_unchecked(&rules, mv);
         }
     }
 }
