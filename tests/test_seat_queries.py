@@ -141,3 +141,85 @@ def test_a_view_from_what_the_seat_knows() -> None:
             to_move=v.to_move,
         )
     assert info.value.field in ("hands", "stock")
+
+
+def _expert_game(rules: cf.Rules, seed: int) -> list[tuple[cf.State, cf.Move]]:
+    """A hand played by `expert` in every seat: each state with the move played in it."""
+    bot, state, played = cf.Bot("expert", seed=seed), cf.State.new(rules, seed=seed), []
+    while not state.hand_over:
+        move = bot.choose(state)
+        played.append((state, move))
+        state = state.play(move)
+    return played
+
+
+def test_a_history_informs_pimc_infer_and_only_it() -> None:
+    rules = cf.Rules.escoba()
+    changed = 0
+    for seed in range(4):
+        played = _expert_game(rules, seed)
+        for i, (state, _) in enumerate(played):
+            if state.view(state.to_move).stock_size == 0:  # type: ignore[arg-type]
+                continue  # nothing hidden: one world, nothing to weigh
+            history = played[:i]
+            plain = cf.Bot("pimc:worlds=30,infer=off", seed=5).choose(state)
+            told = cf.Bot("pimc:worlds=30", seed=5).choose(state, history)
+            # No history, no inference: the uniform draw of `infer=off`.
+            assert cf.Bot("pimc:worlds=30", seed=5).choose(state) == plain
+            # A bot that does not read the others' play ignores the history.
+            assert cf.Bot("expert", seed=5).choose(state, history) == cf.Bot(
+                "expert", seed=5
+            ).choose(state)
+            # Moves given as notation read as the moves themselves.
+            texts = [(s, str(m)) for s, m in history]
+            assert cf.Bot("pimc:worlds=30", seed=5).choose(state, texts) == told  # type: ignore[arg-type]
+            changed += told != plain
+    assert changed > 0
+
+
+def test_a_history_is_read_as_the_seat_sees_it() -> None:
+    # The same history with the other seat's hidden cards changed gives the same move.
+    rules = cf.Rules.scopa()
+    played = _expert_game(rules, 2)
+    state, _ = played[4]
+    mover = state.to_move
+    assert mover is not None
+    bot = cf.Bot("pimc:worlds=40", seed=1)
+    want = bot.choose(state, played[:4])
+    twins = []
+    for before, move in played[:4]:
+        hands = [list(h) for h in before.hands]
+        stock = list(before.stock)
+        other = 1 - mover
+        swap = next(i for i, c in enumerate(hands[other]) if c != move.card)
+        hands[other][swap], stock[3] = stock[3], hands[other][swap]
+        twin = cf.State.from_position(
+            rules,
+            hands=hands,
+            table=before.table,
+            stock=stock,
+            to_move=before.to_move,
+            dealer=before.dealer,
+            last_capturer=before.last_capturer,
+            piles=before.piles,
+            sweeps=before.sweeps,
+        )
+        assert twin.view(mover) == before.view(mover)
+        twins.append((twin, move))
+    assert bot.choose(state, twins) == want
+
+
+def test_a_bad_history_is_refused() -> None:
+    played = _expert_game(cf.Rules.scopa(), 3)
+    state, _ = played[3]
+    bot = cf.Bot("pimc:worlds=10")
+    before, move = played[1]
+    with pytest.raises(cf.IllegalMoveError, match=r"history\[0\]: .* is not a legal move"):
+        bot.choose(state, [(before, played[2][1])])
+    with pytest.raises(cf.IllegalMoveError, match="other rules"):
+        other = cf.State.new(cf.Rules.escoba(), seed=3)
+        bot.choose(state, [(other, other.legal_moves()[0])])
+    with pytest.raises(cf.CaptureFastError, match="not a move") as bad:
+        bot.choose(state, [(before, "not a move")])
+    assert isinstance(bad.value, ValueError)
+    assert bot.choose(state, [(before, move)]) in state.legal_moves()

@@ -26,9 +26,9 @@ from capturefast.service import (
     Budget,
     SearchResult,
     check_int,
-    deal,
+    deal_logged,
     from_notation,
-    play_all,
+    play_logged,
     preset_rules,
     search,
     searchable,
@@ -37,6 +37,9 @@ from capturefast.solve import Solver
 from capturefast.variants import preset_names
 
 __all__ = ["Engine", "main"]
+
+# The moves `go bot` tells a bot at most: a round has at most 40 (4 hands of 10).
+MAX_HISTORY = 40
 
 
 def _words_value(text: str) -> str | int | bool:
@@ -95,6 +98,9 @@ class Engine:
         self._lock = threading.Lock()
         self.rules: Rules = preset_rules("scopa")
         self.position: State | View | None = None
+        # The moves played to reach the position, each with the state before it (the last
+        # MAX_HISTORY): what `go bot` tells a bot that reads the others' play.
+        self.history: list[tuple[State, Move | str]] = []
         self.worlds = 100
         self.horizon = "round"
         self.seed = 0
@@ -278,7 +284,7 @@ class Engine:
             options[name] = _words_value(value)
             i += 1
         self.rules = preset_rules(preset, players, options)
-        self.position = None
+        self.position, self.history = None, []
         self.send("ok")
 
     def _position(self, rest: str) -> None:
@@ -289,9 +295,9 @@ class Engine:
             if isinstance(position, View):
                 if moves.strip():
                     raise ArgumentError(f"a view cannot play moves: {moves.strip()}")
-                self.position = position
+                self.position, self.history = position, []
             else:
-                self.position = play_all(position, _move_list(moves))
+                self.position, self.history = play_logged(position, _move_list(moves))
             self.rules = position.rules
             self.send("ok")
             return
@@ -305,11 +311,13 @@ class Engine:
         if len(words) != 2 or words[0] != "seed":
             raise ArgumentError(f"expected `seed N` after `position deal`, got: {head.strip()}")
         seed = _int("seed", words[1], 0, MAX_SEED)
-        self.position = deal(self.rules, seed, _move_list(moves))
+        self.position, self.history = deal_logged(self.rules, seed, _move_list(moves))
         self.send("ok")
 
     def _play(self, rest: str) -> None:
-        self.position = self._state_now("play").play(rest)
+        state = self._state_now("play")
+        self.position = state.play(rest)
+        self.history = [*self.history[-MAX_HISTORY + 1 :], (state, rest)]
         self.send("ok")
 
     def _nexthand(self, rest: str) -> None:
@@ -424,7 +432,8 @@ class Engine:
             raise IllegalMoveError("the hand is over: nothing to choose")
         self._searching = True
         start = time.perf_counter()
-        move = bot.choose(position)
+        history = self.history[-MAX_HISTORY:] if isinstance(position, State) else []
+        move = bot.choose(position, history)
         ms = round((time.perf_counter() - start) * 1000)
         self.send(f"info bot {bot.name} time {ms}")
         self.send(f"bestmove {move}")

@@ -23,14 +23,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from capturefast._core import Bot, Rules, State, View, __version__, bot_names
+from capturefast._core import Bot, Move, Rules, State, View, __version__, bot_names
 from capturefast.errors import CaptureFastError
 from capturefast.service import (
     MAX_SEED,
     Budget,
-    deal,
+    deal_logged,
     from_notation,
-    play_all,
+    play_logged,
     preset_rules,
     search,
     searchable,
@@ -42,6 +42,9 @@ from capturefast.variants import PRESETS, describe
 __all__ = ["MAX_BODY", "create_app", "main"]
 
 MAX_BODY = 64 * 1024
+
+# A request's moves, each with the state before it.
+History = list[tuple[State, Move | str]]
 MAX_WORLDS = 10_000
 MAX_HANDS = 100_000
 MAX_MOVES = 200
@@ -218,15 +221,21 @@ def _rules(spec: RulesSpec) -> Rules:
 
 
 def _position(rules: Rules, pos: Position) -> State | View:
+    return _position_logged(rules, pos)[0]
+
+
+def _position_logged(rules: Rules, pos: Position) -> tuple[State | View, History]:
+    """The position a request names, and its `moves` each with the state before it (what a
+    bot that reads the others' play is told)."""
     if pos.notation is not None:
         position = from_notation(pos.notation)
         if isinstance(position, View):
             if pos.moves:
                 raise Refused(400, f"a view cannot play moves: {pos.moves[0]}")
-            return position
-        return play_all(position, pos.moves)
+            return position, []
+        return play_logged(position, pos.moves)
     if pos.deal is not None:
-        return deal(rules, pos.deal.seed, pos.moves)
+        return deal_logged(rules, pos.deal.seed, pos.moves)
     cards = pos.cards
     assert cards is not None  # the validator asked for one of them
     state = State.from_position(
@@ -241,7 +250,7 @@ def _position(rules: Rules, pos: Position) -> State | View:
         sweeps=cards.sweeps,
         scores=cards.scores,
     )
-    return play_all(state, pos.moves)
+    return play_logged(state, pos.moves)
 
 
 def _whole(position: State | View, endpoint: str) -> State:
@@ -348,9 +357,9 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
     async def move(q: MoveQuery) -> dict[str, Any]:
-        position = _position(_rules(q.rules), q.position)
+        position, history = _position_logged(_rules(q.rules), q.position)
         if q.bot is not None:
-            return await bot_move(position, q.bot, q.seed)
+            return await bot_move(position, history, q.bot, q.seed)
         return await search_answer(q, position)
 
     async def search_answer(q: SearchQuery, position: State | View) -> dict[str, Any]:
@@ -371,12 +380,14 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             ],
         }
 
-    async def bot_move(position: State | View, name: str, seed: int) -> dict[str, Any]:
+    async def bot_move(
+        position: State | View, history: History, name: str, seed: int
+    ) -> dict[str, Any]:
         bot = Bot(name, seed=seed)
         if position.to_move is None:
             raise Refused(400, "the hand is over: nothing to choose")
         start = time.perf_counter()
-        chosen = await offload(lambda stop: bot.choose(position), time_limit_ms)
+        chosen = await offload(lambda stop: bot.choose(position, history), time_limit_ms)
         return {
             "move": str(chosen),
             "seat": position.to_move,

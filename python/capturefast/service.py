@@ -80,8 +80,16 @@ def deal(rules: Rules, seed: int, moves: Sequence[Move | str] = ()) -> State:
         ArgumentError: a seed outside 0..2**64-1.
         IllegalMoveError: a move that is not legal where it comes; the hint says which one.
     """
+    return deal_logged(rules, seed, moves)[0]
+
+
+def deal_logged(
+    rules: Rules, seed: int, moves: Sequence[Move | str] = ()
+) -> tuple[State, list[tuple[State, Move | str]]]:
+    """[`deal`][capturefast.service.deal] with each move's state before it
+    ([`play_logged`][capturefast.service.play_logged])."""
     check_int("seed", seed, 0, MAX_SEED)
-    return play_all(State.new(rules, seed=seed), moves)
+    return play_logged(State.new(rules, seed=seed), moves)
 
 
 def play_all(state: State, moves: Sequence[Move | str]) -> State:
@@ -90,12 +98,27 @@ def play_all(state: State, moves: Sequence[Move | str]) -> State:
     Raises:
         IllegalMoveError: a move that is not legal where it comes; the hint says which one.
     """
+    return play_logged(state, moves)[0]
+
+
+def play_logged(
+    state: State, moves: Sequence[Move | str]
+) -> tuple[State, list[tuple[State, Move | str]]]:
+    """`state` with `moves` played in order, and each move with the state before it: the
+    history a bot that reads the others' play is told (`Bot.choose(position, history)`).
+
+    Raises:
+        IllegalMoveError: a move that is not legal where it comes; the hint says which one.
+    """
+    history: list[tuple[State, Move | str]] = []
     for i, move in enumerate(moves):
         try:
-            state = state.play(move)
+            after = state.play(move)
         except IllegalMoveError as e:
             raise IllegalMoveError(f"{e}\nhint: it is move {i + 1} of the moves given") from None
-    return state
+        history.append((state, move))
+        state = after
+    return state, history
 
 
 def from_notation(line: str) -> State | View:

@@ -87,12 +87,38 @@ impl PyBot {
     /// The move this bot plays in `position`: a `View` (of the seat to move), a `State` (its
     /// seat to move's view; nothing hidden is read) or a line of the position notation. A fresh
     /// bot decides each time, so one position and seed give one move (a time limit aside).
-    /// Runs without the GIL.
-    fn choose(&self, py_: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    /// `history`: the moves played before, each as the `State` before it and the move (a `Move`
+    /// or its notation); the bot is told of each as its seat saw it (`pimc:infer=expert` reads
+    /// the current round's, the other bots none). Runs without the GIL.
+    #[pyo3(signature = (position, history = None))]
+    #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+    fn choose(
+        &self,
+        py_: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        history: Option<Vec<(PyRef<'_, PyState>, Bound<'_, PyAny>)>>,
+    ) -> PyResult<PyMove> {
         let (rules, view) = view_of(position)?;
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
-        let mv = py(detached(py_, || query::choose(r, name, seed, &view)))?;
+        let mut told = Vec::new();
+        for (i, (state, mv)) in history.iter().flatten().enumerate() {
+            let (s, mv) = (&state.state, convert::mv(mv)?);
+            if state.rules.0.options() != r.options() {
+                return Err(IllegalMoveError::new_err(format!(
+                    "history[{i}]: its state is of other rules than the position"
+                )));
+            }
+            let Some(seat) = s.to_move().filter(|_| s.is_legal(r, mv)) else {
+                return Err(IllegalMoveError::new_err(format!(
+                    "history[{i}]: {mv} is not a legal move of its state"
+                )));
+            };
+            told.push((s.view(view.seat), seat, mv));
+        }
+        let mv = py(detached(py_, || {
+            query::choose_after(r, name, seed, &view, &told)
+        }))?;
         let sweep = py(view.legal_moves(r))?
             .into_iter()
             .any(|(m, sweep)| m == mv && sweep);
