@@ -172,7 +172,7 @@ def test_a_history_informs_pimc_infer_and_only_it() -> None:
             ).choose(state)
             # Moves given as notation read as the moves themselves.
             texts = [(s, str(m)) for s, m in history]
-            assert cf.Bot("pimc:worlds=30", seed=5).choose(state, texts) == told  # type: ignore[arg-type]
+            assert cf.Bot("pimc:worlds=30", seed=5).choose(state, texts) == told
             changed += told != plain
     assert changed > 0
 
@@ -223,3 +223,34 @@ def test_a_bad_history_is_refused() -> None:
         bot.choose(state, [(before, "not a move")])
     assert isinstance(bad.value, ValueError)
     assert bot.choose(state, [(before, move)]) in state.legal_moves()
+
+
+def test_an_analysis_told_the_history_weighs_its_worlds() -> None:
+    rules = cf.Rules.escoba()
+    changed = 0
+    solver = cf.Solver()
+    for seed in range(3):
+        played = _expert_game(rules, seed)
+        for i, (state, _) in enumerate(played):
+            if state.view(state.to_move).stock_size == 0:  # type: ignore[arg-type]
+                continue
+            history = played[:i]
+            plain = cf.analyze(state, worlds=30, seed=5)
+            # No moves told, or none: the uniform draw.
+            assert cf.analyze(state, worlds=30, seed=5, history=[]) == plain
+            told = cf.analyze(state, worlds=30, seed=5, history=history)
+            assert [s.move for s in told.moves] == [s.move for s in plain.moves]
+            # A kept solver weighs the same worlds.
+            assert solver.analyze(state, worlds=30, seed=5, history=history) == told
+            changed += told != plain
+    assert changed > 0
+
+
+def test_an_analysis_refuses_a_bad_history() -> None:
+    played = _expert_game(cf.Rules.scopa(), 3)
+    state, _ = played[3]
+    with pytest.raises(cf.IllegalMoveError, match=r"history\[0\]: .* is not a legal move"):
+        cf.analyze(state, history=[(played[1][0], played[2][1])])
+    with pytest.raises(cf.ArgumentError, match="string") as bad:
+        cf.analyze(state, history="7D")  # type: ignore[arg-type]
+    assert isinstance(bad.value, ValueError)

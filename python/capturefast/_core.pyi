@@ -315,7 +315,9 @@ class Bot:
     @property
     def seed(self) -> int: ...
     def choose(
-        self, position: View | State | str, history: list[tuple[State, Move | str]] | None = None
+        self,
+        position: View | State | str,
+        history: Sequence[tuple[State, Move | str]] | None = None,
     ) -> Move: ...
 
 class _GameFacts(TypedDict):
@@ -399,6 +401,7 @@ class Solver:
         worlds: int = 100,
         seed: int = 0,
         horizon: str = "round",
+        history: Sequence[tuple[State, Move | str]] | None = None,
     ) -> tuple[list[Move], list[float], list[float], bool]: ...
     def clear(self) -> None: ...
     @property
@@ -423,6 +426,7 @@ def analyze_raw(
     seed: int = 0,
     tt_entries: int = ...,
     horizon: str = "round",
+    history: Sequence[tuple[State, Move | str]] | None = None,
 ) -> tuple[list[Move], list[float], list[float], bool]: ...
 def analyze_many_raw(
     states: list[State],

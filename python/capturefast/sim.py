@@ -25,8 +25,8 @@ Bots:
     hands instead of the hand-made equity), ``pimc:infer=off`` (draw worlds uniformly instead of
     weighing them by the others' moves this round), ``ismcts:iterations=1000``, and ``ms=T``
     for either, a time limit per decision that makes the run depend on the machine), or any
-    Python object with a ``choose(view)`` method. That method is passed the seat's `View` (what the seat may
-    see, with ``legal_moves()``), never the full state, and returns one of
+    Python object with a ``choose(view)`` method. That method is passed the seat's `View`
+    (what the seat may see, with ``legal_moves()``), never the full state, and returns one of
     ``view.legal_moves()`` (a `Move` or its notation). It may also define ``reset(seed)``,
     called before its first decision of each hand (of each match in matches mode) with a seed
     derived from the run's seed. A run with a Python bot in any seat runs on one thread, calling

@@ -17,7 +17,7 @@ hand, counting what is already won in it, with best play by both sides (partners
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -154,10 +154,12 @@ class Solver:
         worlds: int = 100,
         seed: int = 0,
         horizon: Literal["hand", "round"] = "round",
+        history: Sequence[tuple[State, Move | str]] | None = None,
     ) -> Analysis:
         """`cf.analyze(state, seat, ...)` with this solver's table."""
         position, seat = _seat_to_move(state, seat)
-        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon)
+        told = _history(history)
+        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, told)
         return _analysis(seat, worlds, raw)
 
     def clear(self) -> None:
@@ -242,11 +244,13 @@ def analyze(
     seed: int = 0,
     tt_entries: int = 1 << 20,
     horizon: Literal["hand", "round"] = "round",
+    history: Sequence[tuple[State, Move | str]] | None = None,
 ) -> Analysis:
     """The seat to move's legal moves valued over `worlds` positions consistent with its view.
 
     Each world deals the cards `seat` cannot see uniformly to the other hands and the stock;
-    only `state.view(seat)` is used.
+    only `state.view(seat)` is used. With `history`, the worlds are weighed by what the others
+    played, as the `pimc` bot weighs them (docs/glossary.md#inference).
 
     Args:
         state: the position: a `State` (its hidden cards are not read), the `View` of the seat
@@ -260,10 +264,33 @@ def analyze(
             bot plays; ``"hand"``: each world solved exactly to the end of the hand, its stock
             order taken as known, which nobody knows: it plays worse and costs about ten times
             as much (docs/performance.md). Both are exact in the 2-player last round.
+        history: the moves that led to the position, each as the `State` before it and the
+            move (as `capturefast.service.play_logged` returns them): the worlds are then
+            drawn three times over and resampled by how likely the other seats' moves of the
+            current round are under the softened `expert`, and by Cirulla's declarations. A
+            round not told whole is sampled uniformly. `None` (the default) or `[]`: uniform
+            worlds.
+
+    Raises:
+        IllegalMoveError: a move of `history` that is not legal in its state, or a state of
+            other rules.
     """
     state, seat = _seat_to_move(state, seat)
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon)
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, _history(history))
     return _analysis(seat, worlds, raw)
+
+
+def _history(
+    history: Sequence[tuple[State, Move | str]] | None,
+) -> list[tuple[State, Move | str]] | None:
+    """`history` as the core takes it (a list), or None."""
+    if history is None:
+        return None
+    if isinstance(history, (str, bytes)):
+        raise ArgumentError(
+            f"history is a list of (State, move) pairs, got a string: {history!r:.60}"
+        )
+    return list(history)
 
 
 def _seat_to_move(given: State | View | str, seat: int | None) -> tuple[State, int]:

@@ -43,7 +43,7 @@ pub use game::world::{determinize, is_open};
 pub use play::bots::{Bot, BotKind};
 pub use play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 pub use play::greedy::GreedyBot;
-pub use search::analysis::{Horizon, analyze, analyze_to};
+pub use search::analysis::{Horizon, analyze, analyze_informed, analyze_to};
 pub use search::horizon::Evaluation;
 pub use search::infer::{Inference, PlayModel};
 pub use search::ismcts::IsmctsBot;

@@ -231,3 +231,39 @@ fn a_capture_passed_up_makes_its_card_less_likely() {
     assert!(with.1 > 100 && without.1 > 100);
     assert!(a < 0.5 * b, "mean weight with a 7: {a}, without: {b}");
 }
+
+/// `analyze_informed` is `analyze_to` when the inference has nothing to go on (a round told in
+/// part), and weighs its worlds otherwise: over a few told hands some analyses differ.
+#[test]
+fn an_informed_analysis_falls_back_to_uniform_worlds_and_otherwise_weighs_them() {
+    let rules = Rules::profile(Game::Escoba, 2).unwrap();
+    let mut solver = capturefast_core::Solver::new(1 << 14);
+    let (mut same, mut differ) = (0, 0);
+    for seed in 0..3 {
+        play_told(&rules, seed, &mut |ply| ply % 7 == 3, &mut |d| {
+            let view = d.state.view(d.state.to_move().unwrap());
+            if view.stock_size == 0 {
+                return;
+            }
+            let round = capturefast_core::Horizon::Round;
+            let plain = capturefast_core::analyze_to(&rules, &view, 12, 9, round, &mut solver);
+            let informs = d.infer.informs(&rules, &view);
+            let told = capturefast_core::analyze_informed(
+                &rules,
+                &view,
+                12,
+                9,
+                round,
+                Some(&mut *d.infer),
+                &mut solver,
+            );
+            if informs {
+                differ += usize::from(told.unwrap() != plain.unwrap());
+            } else {
+                assert_eq!(told.unwrap(), plain.unwrap(), "{view:?}");
+                same += 1;
+            }
+        });
+    }
+    assert!(same > 10 && differ > 10, "{same} {differ}");
+}

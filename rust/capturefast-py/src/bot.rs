@@ -2,7 +2,7 @@
 //! (the view of its seat to move) or a line of the position notation.
 
 use capturefast_core::play::{query, sim::Player};
-use capturefast_core::{State, View};
+use capturefast_core::{Move, Rules, State, View};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -11,6 +11,7 @@ use crate::detached;
 use crate::errors::{IllegalMoveError, py};
 use crate::moves::PyMove;
 use crate::rules::PyRules;
+use crate::solve::History;
 use crate::state::PyState;
 use crate::view::PyView;
 
@@ -59,6 +60,31 @@ pub(crate) fn view_of(position: &Bound<'_, PyAny>) -> PyResult<(PyRules, View)> 
     Ok((state.rules.clone(), state.state.view(seat)))
 }
 
+/// The moves of `history` (each the `State` before it and the move) as seat `seat` saw them:
+/// its view before the move, the mover and the move, checked to be legal where they come.
+pub(crate) fn told(
+    history: Option<&[History<'_, '_>]>,
+    rules: &Rules,
+    seat: u8,
+) -> PyResult<Vec<(View, u8, Move)>> {
+    let mut told = Vec::new();
+    for (i, (state, mv)) in history.iter().copied().flatten().enumerate() {
+        let (s, mv) = (&state.state, convert::mv(mv)?);
+        if state.rules.0.options() != rules.options() {
+            return Err(IllegalMoveError::new_err(format!(
+                "history[{i}]: its state is of other rules than the position"
+            )));
+        }
+        let Some(mover) = s.to_move().filter(|_| s.is_legal(rules, mv)) else {
+            return Err(IllegalMoveError::new_err(format!(
+                "history[{i}]: {mv} is not a legal move of its state"
+            )));
+        };
+        told.push((s.view(seat), mover, mv));
+    }
+    Ok(told)
+}
+
 #[pymethods]
 impl PyBot {
     /// The bot `name` (checked now: an unknown bot or budget is a `VariantError`).
@@ -96,26 +122,12 @@ impl PyBot {
         &self,
         py_: Python<'_>,
         position: &Bound<'_, PyAny>,
-        history: Option<Vec<(PyRef<'_, PyState>, Bound<'_, PyAny>)>>,
+        history: Option<Vec<History<'_, '_>>>,
     ) -> PyResult<PyMove> {
         let (rules, view) = view_of(position)?;
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
-        let mut told = Vec::new();
-        for (i, (state, mv)) in history.iter().flatten().enumerate() {
-            let (s, mv) = (&state.state, convert::mv(mv)?);
-            if state.rules.0.options() != r.options() {
-                return Err(IllegalMoveError::new_err(format!(
-                    "history[{i}]: its state is of other rules than the position"
-                )));
-            }
-            let Some(seat) = s.to_move().filter(|_| s.is_legal(r, mv)) else {
-                return Err(IllegalMoveError::new_err(format!(
-                    "history[{i}]: {mv} is not a legal move of its state"
-                )));
-            };
-            told.push((s.view(view.seat), seat, mv));
-        }
+        let told = told(history.as_deref(), r, view.seat)?;
         let mv = py(detached(py_, || {
             query::choose_after(r, name, seed, &view, &told)
         }))?;

@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use capturefast_core::search::{self, analysis::SeatAnalysis};
-use capturefast_core::{Horizon, Solver};
+use capturefast_core::{EXPERT_MODEL_BETA, ExpertModel, Horizon, Inference, Solver};
 use capturefast_core::{Move, Rules, State};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::bot::told;
 use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
@@ -198,9 +199,15 @@ pub(crate) fn horizon(name: &str) -> PyResult<Horizon> {
 /// positions drawn uniformly among those consistent with what `seat` sees, each searched to the
 /// end of the round (`horizon = "round"`, as the `pimc` bot) or solved exactly to the end of the
 /// hand (`"hand"`).
+/// `history`: the moves that led to `state` (each the `State` before it and the move); with
+/// it the worlds are weighed by how likely the other seats' moves of the current round are, as
+/// the `pimc` bot weighs them.
 /// Returns `(moves, means, stderrs, exact)`; `exact` when nothing relevant is hidden (one world).
 #[pyfunction]
-#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "round"))]
+#[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "round",
+    history = None))]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+#[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_raw(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
@@ -209,11 +216,16 @@ pub fn analyze_raw(
     #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
+    history: Option<Vec<History<'_, '_>>>,
 ) -> PyResult<Analysis> {
-    analyze_with(py, state, seat, (worlds, seed, horizon), |solver_run| {
+    let how = (worlds, seed, horizon);
+    analyze_with(py, state, seat, how, history.as_deref(), |solver_run| {
         with_thread_solver(tt_entries, solver_run)
     })
 }
+
+/// A move told to an analysis or a bot: the `State` before it and the move.
+pub(crate) type History<'a, 'py> = (PyRef<'a, PyState>, Bound<'py, PyAny>);
 
 /// One seat's analysis of `state` with the solver `with` lends: the arguments checked, the
 /// search run with the GIL released, the result converted. `analyze_raw` lends this thread's
@@ -223,6 +235,7 @@ pub(crate) fn analyze_with(
     state: &Bound<'_, PyState>,
     seat: i64,
     (worlds, seed, horizon): (u32, u64, &str),
+    history: Option<&[History<'_, '_>]>,
     with: impl FnOnce(
         &mut dyn FnMut(&mut Solver) -> Result<SeatAnalysis, capturefast_core::Error>,
     ) -> Result<SeatAnalysis, capturefast_core::Error>
@@ -233,8 +246,20 @@ pub(crate) fn analyze_with(
     let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
     let how = (worlds, seed, self::horizon(horizon)?);
     let (rules, s) = (&st.rules.0, &st.state);
+    let mut inference = history
+        .map(|h| -> PyResult<Inference> {
+            let mut inference = Inference::new(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
+            for (before, mover, mv) in told(Some(h), rules, seat)? {
+                inference.observe(rules, &before, mover, mv);
+            }
+            Ok(inference)
+        })
+        .transpose()?;
     let r = detached(py, || {
-        with(&mut |solver| search::analysis::analyze_position(rules, s, seat, how, solver))
+        with(&mut |solver| {
+            let inference = inference.as_mut();
+            search::analysis::analyze_position(rules, s, seat, how, inference, solver)
+        })
     });
     Ok(analysis_py(&check(r)?))
 }

@@ -9,7 +9,9 @@ use pyo3::prelude::*;
 use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
-use crate::solve::{Analysis, DEFAULT_TT, PySolution, analyze_with, check_open, solve_one};
+use crate::solve::{
+    Analysis, DEFAULT_TT, History, PySolution, analyze_with, check_open, solve_one,
+};
 use crate::state::PyState;
 
 /// An exact solver with a transposition table kept between queries.
@@ -60,7 +62,9 @@ impl PySolver {
     }
 
     /// `analyze_raw` with this solver.
-    #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round"))]
+    #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round", history = None))]
+    #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+    #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
     fn analyze_raw(
         &self,
         py: Python<'_>,
@@ -69,8 +73,10 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::worlds)] worlds: u32,
         #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
         horizon: &str,
+        history: Option<Vec<History<'_, '_>>>,
     ) -> PyResult<Analysis> {
-        analyze_with(py, state, seat, (worlds, seed, horizon), |run| {
+        let how = (worlds, seed, horizon);
+        analyze_with(py, state, seat, how, history.as_deref(), |run| {
             run(&mut self.lock())
         })
     }

@@ -314,10 +314,7 @@ impl PlayModel for ExpertModel {
         let Some(mine) = mine else {
             return 0.0;
         };
-        let total: f32 = values
-            .iter()
-            .map(|&v| (self.beta * (v - top)).exp())
-            .sum();
+        let total: f32 = values.iter().map(|&v| (self.beta * (v - top)).exp()).sum();
         f64::from((self.beta * (mine - top)).exp() / total)
     }
 }

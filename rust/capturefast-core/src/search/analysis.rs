@@ -13,6 +13,7 @@ use crate::game::state::State;
 use crate::game::view::View;
 use crate::game::world::{determinize, is_open};
 use crate::search::horizon::RoundSearch;
+use crate::search::infer::Inference;
 use crate::search::solver::Solver;
 
 /// How far each sampled world is searched (by the PIMC bot and by [`analyze_to`]).
@@ -63,6 +64,22 @@ pub fn analyze_to(
     horizon: Horizon,
     solver: &mut Solver,
 ) -> Result<Vec<(Move, f64, f64)>, Error> {
+    analyze_informed(rules, view, worlds, seed, horizon, None, solver)
+}
+
+/// [`analyze_to`] with the worlds weighed by `inference` (told of the moves that led to `view`,
+/// [`Inference::observe`]) as the `pimc` bot weighs them: drawn [`DRAWS_PER_WORLD`] times over,
+/// resampled by weight. The means are then over the resampled worlds. A round `inference` does
+/// not know whole, or in which nobody else moved or declared, is sampled uniformly.
+pub fn analyze_informed(
+    rules: &Rules,
+    view: &View,
+    worlds: u32,
+    seed: u64,
+    horizon: Horizon,
+    inference: Option<&mut Inference>,
+    solver: &mut Solver,
+) -> Result<Vec<(Move, f64, f64)>, Error> {
     if view.to_move != Some(view.seat) {
         return Err(Error::IllegalMove(format!(
             "seat {} is not to move: nothing to analyze",
@@ -76,13 +93,14 @@ pub fn analyze_to(
     }
     let mut round = RoundSearch::default();
     let fresh = worlds > 1 && !is_open(view);
+    let mut weigh = inference.and_then(|i| i.weigher(rules, view));
     let sums = world_sums(
         rules,
         view,
         worlds,
         seed,
         None,
-        None,
+        weigh.as_mut().map(|f| f as &mut WeighWorld),
         &mut |world, legal, values| {
             let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
             search_world(rules, world, legal, solver, fresh, &mut round, values)
@@ -259,13 +277,15 @@ pub struct SeatAnalysis {
     pub exact: bool,
 }
 
-/// The analysis of `state` for `seat`, which must be the seat to move: [`analyze_to`] over the
-/// seat's view, each move marked with whether it sweeps.
+/// The analysis of `state` for `seat`, which must be the seat to move: [`analyze_informed`]
+/// over the seat's view (its worlds weighed by `inference` if given), each move marked with
+/// whether it sweeps.
 pub fn analyze_position(
     rules: &Rules,
     state: &State,
     seat: u8,
     (worlds, seed, horizon): (u32, u64, Horizon),
+    inference: Option<&mut Inference>,
     solver: &mut Solver,
 ) -> Result<SeatAnalysis, Error> {
     if state.hand_over() {
@@ -282,7 +302,7 @@ pub fn analyze_position(
         )));
     }
     let view = state.view(seat);
-    let rows = analyze_to(rules, &view, worlds, seed, horizon, solver)?;
+    let rows = analyze_informed(rules, &view, worlds, seed, horizon, inference, solver)?;
     Ok(SeatAnalysis {
         moves: rows
             .into_iter()

@@ -71,7 +71,7 @@ pub fn analyze_many(
         let seat = state.to_move().expect("a hand in play has a seat to move");
         let how = (worlds, Rng::derive(seed, *i), horizon);
         with_worker_solver(tt_entries, |solver| {
-            analyze_position(rules, state, seat, how, solver)
+            analyze_position(rules, state, seat, how, None, solver)
         })
     })
 }

@@ -149,6 +149,18 @@ impl Inference {
         (d != [0, 0]).then_some(d)
     }
 
+    /// The weight of a world drawn from `view` (the observer's view, its seat to move), if
+    /// there is anything to infer from ([`informs`](Inference::informs)); what
+    /// [`world_sums`](crate::search::analysis) weighs its draws by.
+    pub(crate) fn weigher<'a>(
+        &'a mut self,
+        rules: &'a Rules,
+        view: &'a View,
+    ) -> Option<impl FnMut(&State) -> f64 + 'a> {
+        let informs = self.informs(rules, view);
+        informs.then_some(move |world: &State| self.weight(rules, view, world))
+    }
+
     /// The weight of `world` (drawn from `view`, the observer's view, whose round
     /// [`knows_round`](Inference::knows_round), asked first): the product over the other seats' moves this
     /// round of the chance the model gives the move played from the hand the world gives that

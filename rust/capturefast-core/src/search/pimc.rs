@@ -7,7 +7,6 @@ use crate::eval::choice::Best;
 use crate::game::action::Move;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
-use crate::game::state::State;
 use crate::game::view::{LazyView, View};
 use crate::game::world::is_open;
 use crate::search::analysis::{Horizon, WeighWorld, search_world, world_sums};
@@ -107,11 +106,7 @@ impl PimcBot {
         let seed = self.rng.next_u64();
         let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
         let fresh = self.worlds > 1 && !is_open(view);
-        let mut weigh = self
-            .inference
-            .as_mut()
-            .and_then(|i| i.informs(rules, view).then_some(i))
-            .map(|i| move |w: &State| i.weight(rules, view, w));
+        let mut weigh = self.inference.as_mut().and_then(|i| i.weigher(rules, view));
         let sums = world_sums(
             rules,
             view,
