@@ -6,7 +6,12 @@
 //! * `solve/hand`: `Solver::value` of the whole hand from the deal, stock order known;
 //! * `pimc/100w_hand/18`, `pimc/100w_round/18`: one decision of `PimcBot` with 100 worlds at 18
 //!   plays left, each world solved to the end of the hand ([`Horizon::Hand`], the PIMC
-//!   target) or searched to the end of the round (the default, [`Horizon::Round`]).
+//!   target) or searched to the end of the round (the default, [`Horizon::Round`]);
+//! * in the timing table only, `pimc ... told, infer=off|expert`: every decision of a 100-world
+//!   `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot` and told every
+//!   move, its worlds drawn uniformly or weighed by the opponent's moves (the default `pimc`,
+//!   `ExpertModel`): the move time a simulation or a game pays, the round's likelihoods kept
+//!   between the bot's decisions as they are in play.
 //!
 //! Before criterion runs, a plain timing loop times every position (five rounds, keeping each
 //! position's fastest) and prints the median, the 99th percentile and the node counts of each
@@ -18,7 +23,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capturefast_core::{Game, Horizon, LazyView, Move, PimcBot, Rng, Rules, Solver, State};
+use capturefast_core::{
+    Bot, EXPERT_MODEL_BETA, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move, PimcBot, Rng,
+    Rules, Solver, State,
+};
 use criterion::{BenchmarkId, Criterion, Throughput};
 
 const SEED: u64 = 0x501E_5EED;
@@ -28,6 +36,8 @@ const POSITIONS: usize = 1000;
 const HANDS: usize = 200;
 /// Decisions for the PIMC set.
 const DECISIONS: usize = 50;
+/// Hands for the told PIMC sets (18 decisions each).
+const TOLD_HANDS: u64 = 40;
 const PIMC_WORLDS: u32 = 100;
 /// Transposition-table entries of the benchmark solver (1 MiB). Each solve uses the part of it
 /// its size calls for; the whole hands measured no faster with more.
@@ -61,10 +71,12 @@ fn percentiles(xs: &mut [f64]) -> (f64, f64, f64) {
 
 fn report(name: &str, times: &mut [f64], nodes: &[u64]) {
     let (median, p99, max) = percentiles(times);
+    let mean_t = times.iter().sum::<f64>() / times.len() as f64;
     let line = format!(
-        "{name:<18} n={:<5} median {:>10.2} us  p99 {:>10.2} us  max {:>10.2} us",
+        "{name:<18} n={:<5} median {:>10.2} us  mean {:>10.2} us  p99 {:>10.2} us  max {:>10.2} us",
         times.len(),
         median * 1e6,
+        mean_t * 1e6,
         p99 * 1e6,
         max * 1e6,
     );
@@ -151,6 +163,47 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
             &nodes,
         );
     }
+    for infer in [false, true] {
+        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED);
+        if infer {
+            bot = bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
+        }
+        let (mut times, nodes) = time_told_hands(rules, &mut bot, TOLD_HANDS);
+        let name = if infer { "expert" } else { "off" };
+        report(
+            &format!("pimc {PIMC_WORLDS}w told, infer={name}"),
+            &mut times,
+            &nodes,
+        );
+    }
+}
+
+/// Seconds and search nodes of every decision of `bot` in seat 0 of `hands` whole hands
+/// against [`ExpertBot`], told of every move (its own too) as it is played.
+fn time_told_hands(rules: &Rules, bot: &mut PimcBot, hands: u64) -> (Vec<f64>, Vec<u64>) {
+    let mut moves = Vec::new();
+    let (mut times, mut nodes) = (Vec::new(), Vec::new());
+    for i in 0..hands {
+        let mut state = State::new(rules, Rng::derive(SEED ^ 0x7E11, i));
+        let mut expert = ExpertBot::new(i);
+        while let Some(seat) = state.to_move() {
+            state.legal_moves(rules, &mut moves);
+            let view = LazyView::new(&state, seat);
+            let mv = if seat == 0 {
+                let n0 = bot.nodes();
+                let t0 = Instant::now();
+                let mv = bot.choose(rules, &view, &moves);
+                times.push(t0.elapsed().as_secs_f64());
+                nodes.push(bot.nodes() - n0);
+                mv
+            } else {
+                expert.choose(rules, &view, &moves)
+            };
+            bot.observe(rules, &state.view(0), seat, mv);
+            state.apply_unchecked(rules, mv);
+        }
+    }
+    (times, nodes)
 }
 
 /// Seconds and search nodes of `bot`'s decision in each of `states`.
