@@ -130,6 +130,27 @@ def test_analyze_matches_the_python_analysis_when_one_slice(session: Session) ->
     assert got[-1].startswith("analysis seat 0 worlds 1 exact false stopped false ")
 
 
+def test_analyze_weighs_its_worlds_by_the_moves_of_the_position(session: Session) -> None:
+    # After `position deal ... moves`, the search is told those moves: one slice is
+    # cf.analyze with the same history, and some positions differ from the uniform draw.
+    session.one("setoption name Horizon value round", "ok")
+    rules, differ = cf.Rules.scopa(), 0
+    for seed in range(4):
+        state, history = cf.State.new(rules, seed=seed), []
+        for _ in range(3):
+            move = cf.Bot("expert", seed=1).choose(state)
+            history.append((state, move))
+            state = state.play(move)
+        moves = ", ".join(str(m) for _, m in history)
+        assert session.one(f"position deal seed {seed} moves {moves}", "ok") == "ok"
+        got = session.ask("analyze worlds 1 seed 7", "analysis")
+        values = {line.split(" move ")[1]: float(field(line, "value")) for line in got[:-1]}
+        told = cf.analyze(state, worlds=1, seed=7, history=history)
+        assert values == {str(m.move): pytest.approx(m.mean, abs=1e-4) for m in told.moves}
+        differ += told != cf.analyze(state, worlds=1, seed=7)
+    assert differ > 0
+
+
 def test_solve_matches_cf_solve(session: Session) -> None:
     session.one("position deal seed 2", "ok")
     got = session.ask("solve", "solution")

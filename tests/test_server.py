@@ -134,6 +134,27 @@ def test_move_and_analyze(base: str) -> None:
     assert counted["stopped"] and counted["nodes"] >= 50_000 and counted["worlds"] < 1000
 
 
+def test_a_search_weighs_its_worlds_by_the_moves_of_the_position(base: str) -> None:
+    # A position from a deal and moves: the search is told the moves, so one world is
+    # cf.analyze with that history; some positions differ from the uniform draw.
+    rules, differ = cf.Rules.scopa(), 0
+    for seed in range(4):
+        state, history = cf.State.new(rules, seed=seed), []
+        for _ in range(3):
+            move = cf.Bot("expert", seed=1).choose(state)
+            history.append((state, move))
+            state = state.play(move)
+        position = {"deal": {"seed": seed}, "moves": [str(m) for _, m in history]}
+        body = {"position": position, "worlds": 1, "seed": 7}
+        told = cf.analyze(state, worlds=1, seed=7, history=history)
+        for path in ("/analyze", "/move"):
+            got = post(base, path, body).json()
+            means = {v["move"]: v["mean"] for v in got["values"]}
+            assert means == {str(m.move): pytest.approx(m.mean) for m in told.moves}
+        differ += told != cf.analyze(state, worlds=1, seed=7)
+    assert differ > 0
+
+
 def test_solve_matches_cf_solve(base: str) -> None:
     got = post(base, "/solve", {"position": {"deal": {"seed": 2}}}).json()
     sol = cf.solve(cf.State.new(cf.Rules.scopa(), seed=2))

@@ -399,11 +399,13 @@ class Engine:
         """The search `go` and `analyze` run (`live`: `info` lines after every slice);
         `service.search` refuses a finished hand."""
         budget = self._budget(rest)
-        state = searchable(self._position_now())
+        position = self._position_now()
+        state = searchable(position)
         self._infinite = budget.worlds is None and budget.time_ms is None and budget.nodes is None
         self._searching = True
         info = self._info if live else None
-        return search(state, budget, stop=self, on_slice=info, solver=self._solver)
+        history = self.history[-MAX_HISTORY:] if isinstance(position, State) else None
+        return search(state, budget, stop=self, on_slice=info, solver=self._solver, history=history)
 
     def _go(self, rest: str) -> None:
         words = rest.split()

@@ -360,13 +360,17 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         position, history = _position_logged(_rules(q.rules), q.position)
         if q.bot is not None:
             return await bot_move(position, history, q.bot, q.seed)
-        return await search_answer(q, position)
+        return await search_answer(q, position, history)
 
-    async def search_answer(q: SearchQuery, position: State | View) -> dict[str, Any]:
-        """The search of `/move` and `/analyze`: the best move and every move's values."""
+    async def search_answer(
+        q: SearchQuery, position: State | View, history: History
+    ) -> dict[str, Any]:
+        """The search of `/move` and `/analyze`: the best move and every move's values, the
+        worlds weighed by the position's moves (`history`) when it has any."""
         state = searchable(position)
         b, limit = budget_of(q)
-        result = await offload(lambda stop: search(state, b, stop=stop), limit)
+        told = history if isinstance(position, State) else None
+        result = await offload(lambda stop: search(state, b, stop=stop, history=told), limit)
         return {
             "move": str(result.best),
             "seat": result.seat,
@@ -397,7 +401,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
     async def analyze(q: SearchQuery) -> dict[str, Any]:
-        out = await search_answer(q, _position(_rules(q.rules), q.position))
+        out = await search_answer(q, *_position_logged(_rules(q.rules), q.position))
         keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
         return {k: out[k] for k in keep}
 

@@ -277,10 +277,13 @@ def search(
     stop: Stop | None = None,
     on_slice: Callable[[SearchResult], None] | None = None,
     solver: Solver | None = None,
+    history: Sequence[tuple[State, Move | str]] | None = None,
 ) -> SearchResult:
     """The seat to move's moves valued over worlds drawn from its view, slice after slice,
     until `budget` runs out or `stop` is set; `on_slice` sees the result after each slice.
     `solver` (default: a new one) searches the worlds of the `hand` horizon; its table is kept.
+    `history` (the moves that led to `state`, as `play_logged` gives them): each slice's worlds
+    are weighed by the others' play, as `cf.analyze(..., history=)` weighs them.
 
     At least one slice (one world) is always searched, so a result always has a best move.
 
@@ -311,6 +314,7 @@ def search(
             worlds=size,
             seed=slice_seed,
             horizon=budget.horizon,  # type: ignore[arg-type]
+            history=history,
         )
         sums.add(an.worlds, an.moves)
         k += 1
