@@ -278,8 +278,11 @@ def test_keyboard_interrupt_cancels_and_returns_a_prefix(cluster: None) -> None:
     rules = cf.Rules.scopa()
     kw: dict[str, Any] = {"hands": 80, "bots": "ismcts:iterations=200", "seed": 4}
 
-    def interrupt(done: int, _total: int) -> None:
-        if done > 0:
+    def interrupt(done: int, total: int) -> None:
+        # Half the work reported: the first shard is done too unless a worker stalled for many
+        # shards' time (on a loaded machine the first report can be a later shard's, and the
+        # prefix before it is then empty).
+        if done >= total // 2:
             raise KeyboardInterrupt
 
     r = cf.simulate(rules, progress=interrupt, executor=RayExecutor(shard_size=4), **kw)
