@@ -7,11 +7,12 @@
 //! * `pimc/100w_hand/18`, `pimc/100w_round/18`: one decision of `PimcBot` with 100 worlds at 18
 //!   plays left, each world solved to the end of the hand ([`Horizon::Hand`], the PIMC
 //!   target) or searched to the end of the round (the default, [`Horizon::Round`]);
-//! * in the timing table only, `pimc ... told, infer=off|expert`: every decision of a 100-world
-//!   `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot` and told every
-//!   move, its worlds drawn uniformly or weighed by the opponent's moves (the default `pimc`,
-//!   `ExpertModel`): the move time a simulation or a game pays, the round's likelihoods kept
-//!   between the bot's decisions as they are in play.
+//! * in the timing table only, `pimc ... told, infer=...,eval=...`: every decision of a
+//!   100-world `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot` and
+//!   told every move, its worlds drawn uniformly or weighed by the opponent's moves
+//!   (`ExpertModel`), the round's end valued by the hand-made or the fitted equity (the last
+//!   set is the registry's `pimc`): the move time a simulation or a game pays, the round's
+//!   likelihoods kept between the bot's decisions as they are in play.
 //!
 //! Before criterion runs, a plain timing loop times every position (five rounds, keeping each
 //! position's fastest) and prints the median, the 99th percentile and the node counts of each
@@ -24,8 +25,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use capturefast_core::{
-    Bot, EXPERT_MODEL_BETA, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move, PimcBot, Rng,
-    Rules, Solver, State,
+    Bot, EXPERT_MODEL_BETA, Evaluation, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move,
+    PimcBot, Rng, Rules, Solver, State,
 };
 use criterion::{BenchmarkId, Criterion, Throughput};
 
@@ -163,15 +164,20 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
             &nodes,
         );
     }
-    for infer in [false, true] {
-        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED);
+    let sets = [
+        ("infer=off,eval=equity", false, Evaluation::Equity),
+        ("infer=expert,eval=equity", true, Evaluation::Equity),
+        ("infer=expert,eval=fitted (pimc)", true, Evaluation::Fitted),
+    ];
+    for (name, infer, evaluation) in sets {
+        let mut bot =
+            PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED).with_evaluation(evaluation);
         if infer {
             bot = bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
         }
         let (mut times, nodes) = time_told_hands(rules, &mut bot, TOLD_HANDS);
-        let name = if infer { "expert" } else { "off" };
         report(
-            &format!("pimc {PIMC_WORLDS}w told, infer={name}"),
+            &format!("pimc {PIMC_WORLDS}w told, {name}"),
             &mut times,
             &nodes,
         );

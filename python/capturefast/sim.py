@@ -21,8 +21,8 @@ Bots:
     ``greedy``, ``expert``; also the search bots ``pimc`` and ``ismcts``, which take
     milliseconds a move, optionally with a budget: ``pimc:worlds=400``,
     ``pimc:worlds=50,horizon=hand`` (solve each world to the end of the hand instead of the
-    round), ``pimc:eval=fitted`` (value the round's end by tables fitted from the engine's own
-    hands instead of the hand-made equity), ``pimc:infer=off`` (draw worlds uniformly instead of
+    round), ``pimc:eval=equity`` (value the round's end by the hand-made equity instead of the
+    tables fitted from the engine's own hands), ``pimc:infer=off`` (draw worlds uniformly instead of
     weighing them by the others' moves this round), ``ismcts:iterations=1000``, and ``ms=T``
     for either, a time limit per decision that makes the run depend on the machine), or any
     Python object with a ``choose(view)`` method. That method is passed the seat's `View`

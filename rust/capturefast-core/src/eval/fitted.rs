@@ -16,7 +16,8 @@
 //! correction is the mean of (award - hand-made equity) over its samples, shrunk toward 0 by
 //! [`SHRINK`] pseudo-samples, so a cell the data rarely reach keeps the hand-made value. Once
 //! every card is in a pile the categories are scored exactly (`Rules::score`). Used only at the
-//! horizon of the round search behind `pimc:eval=fitted`; the expert keeps `pile_equity`.
+//! horizon of the round search behind `pimc` (`eval=fitted`, its default; `eval=equity` uses
+//! `pile_equity`); the expert keeps `pile_equity`.
 
 use crate::eval::equity::{category_equities, pile_equity};
 use crate::eval::fitted_tables;

@@ -26,6 +26,7 @@ use crate::game::view::{LazyView, View};
 pub use crate::play::bot::Bot;
 use crate::play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 use crate::play::greedy::GreedyBot;
+use crate::search::horizon::Evaluation;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
 
@@ -112,9 +113,12 @@ impl BotKind {
 }
 
 /// The built-in `pimc` bot with `worlds` worlds: worlds weighed by the others' moves this
-/// round under the softened expert ([`ExpertModel`], `infer=expert`).
+/// round under the softened expert ([`ExpertModel`], `infer=expert`), the round's end valued by
+/// the fitted tables ([`Evaluation::Fitted`], `eval=fitted`).
 pub(crate) fn default_pimc(worlds: u32, seed: u64) -> PimcBot {
-    PimcBot::new(worlds, seed).with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)))
+    PimcBot::new(worlds, seed)
+        .with_evaluation(Evaluation::Fitted)
+        .with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)))
 }
 
 /// A seat's bot in a simulation: a fast built-in bot ([`BotKind::FAST`]) held by value and

@@ -177,9 +177,9 @@ impl Player {
     }
 
     /// A built-in bot from its name, with an optional budget after a colon for the search bots:
-    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:eval=fitted` (the round search's
-    /// horizon valued by the fitted tables, `eval::fitted`, instead of the hand-made equity,
-    /// `eval=equity`), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
+    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:eval=equity` (the round search's
+    /// horizon valued by the hand-made equity instead of the fitted tables, `eval::fitted`,
+    /// `eval=fitted`, the default), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
     /// moves this round: `infer=expert`, the default, with `beta=8`, the softening of
     /// [`ExpertModel`]), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
@@ -1125,7 +1125,7 @@ impl Budget {
             iterations: ISMCTS_ITERATIONS,
             horizon: Horizon::Round,
             limit: None,
-            evaluation: Evaluation::Equity,
+            evaluation: Evaluation::Fitted,
             infer: true,
             beta: None,
         };
@@ -1679,14 +1679,21 @@ mod tests {
             Box::new(PimcBot::new(2, 1)),
             Box::new(PimcBot::new(2, 1).with_evaluation(Evaluation::Fitted)),
             Box::new(IsmctsBot::new(25, 1)),
-            Box::new(PimcBot::new(2, 1).with_inference(Box::new(ExpertModel::new(3.0)))),
+            Box::new(
+                PimcBot::new(2, 1)
+                    .with_evaluation(Evaluation::Fitted)
+                    .with_inference(Box::new(ExpertModel::new(3.0))),
+            ),
+            // The registry's `pimc` is the parsed default budget.
+            BotKind::Pimc.build(1),
         ];
         let mut parsed: Vec<Box<dyn Bot>> = [
             "pimc:worlds=3,horizon=hand,infer=off",
-            "pimc:worlds=2,infer=off",
+            "pimc:worlds=2,eval=equity,infer=off",
             "pimc:worlds=2,eval=fitted,infer=off",
             "ismcts:iterations=25",
             "pimc:worlds=2,beta=3",
+            "pimc:worlds=100,eval=fitted,infer=expert,beta=8",
         ]
         .iter()
         .map(|s| Player::parse(s).unwrap().build(1))
