@@ -1,6 +1,6 @@
 //! Bots: players that choose a move from what their seat can see.
 //!
-//! A bot gets the seat's [`View`](crate::View) (through a [`LazyView`], built only if the bot reads it) and
+//! A bot gets the seat's [`View`] (through a [`LazyView`], built only if the bot reads it) and
 //! the legal moves (which the view determines), never the [`State`]: hidden cards
 //! cannot leak into its choice. (In simulations the uniform bots draw from the state directly,
 //! through `State::pick_move` and `pick_card_move`, which read only the mover's hand, the table

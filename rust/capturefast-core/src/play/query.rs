@@ -19,8 +19,8 @@ pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move,
     choose_after(rules, spec, seed, view, &[])
 }
 
-/// [`choose`], the fresh bot first told of the moves played before (`history`) ([`Bot::observe`]): each
-/// as the view of the same seat as `view` just before the move, the seat that played it, and
+/// [`choose`], the fresh bot first told of the moves played before (`history`,
+/// [`Bot::observe`](crate::play::bot::Bot::observe)): each as the view of the same seat as `view` just before the move, the seat that played it, and
 /// the move. A bot that reasons about the others' play (`pimc:infer=expert`) reads the current
 /// round's; the others ignore them.
 ///

@@ -68,7 +68,7 @@ pub fn analyze_to(
 }
 
 /// [`analyze_to`] with the worlds weighed by `inference` (told of the moves that led to `view`,
-/// [`Inference::observe`]) as the `pimc` bot weighs them: drawn [`DRAWS_PER_WORLD`] times over,
+/// [`Inference::observe`]) as the `pimc` bot weighs them: drawn 3 times over,
 /// resampled by weight. The means are then over the resampled worlds. A round `inference` does
 /// not know whole, or in which nobody else moved or declared, is sampled uniformly.
 pub fn analyze_informed(
