@@ -21,6 +21,7 @@ from capturefast import service
 from capturefast.engine import Engine
 from hypothesis import given
 from hypothesis import strategies as st
+from played import expert_history
 
 CLIENT = Path(__file__).parent / "protocol" / "client.mjs"
 ENGINE = [sys.executable, "-m", "capturefast", "engine"]
@@ -136,11 +137,7 @@ def test_analyze_weighs_its_worlds_by_the_moves_of_the_position(session: Session
     session.one("setoption name Horizon value round", "ok")
     rules, differ = cf.Rules.scopa(), 0
     for seed in range(4):
-        state, history = cf.State.new(rules, seed=seed), []
-        for _ in range(3):
-            move = cf.Bot("expert", seed=1).choose(state)
-            history.append((state, move))
-            state = state.play(move)
+        state, history = expert_history(rules, seed, plies=3)
         moves = ", ".join(str(m) for _, m in history)
         assert session.one(f"position deal seed {seed} moves {moves}", "ok") == "ok"
         got = session.ask("analyze worlds 1 seed 7", "analysis")

@@ -7,6 +7,7 @@ import random
 
 import capturefast as cf
 import pytest
+from played import expert_history
 
 BOTS = ["random", "random_card", "greedy", "expert", "pimc:worlds=10", "ismcts:iterations=100"]
 
@@ -144,13 +145,8 @@ def test_a_view_from_what_the_seat_knows() -> None:
 
 
 def _expert_game(rules: cf.Rules, seed: int) -> list[tuple[cf.State, cf.Move]]:
-    """A hand played by `expert` in every seat: each state with the move played in it."""
-    bot, state, played = cf.Bot("expert", seed=seed), cf.State.new(rules, seed=seed), []
-    while not state.hand_over:
-        move = bot.choose(state)
-        played.append((state, move))
-        state = state.play(move)
-    return played
+    """A whole hand played by `expert`: each state with the move played in it."""
+    return expert_history(rules, seed)[1]
 
 
 def test_a_history_informs_pimc_infer_and_only_it() -> None:

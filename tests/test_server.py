@@ -17,6 +17,7 @@ from typing import Any
 
 import capturefast as cf
 import pytest
+from played import expert_history
 
 httpx = pytest.importorskip("httpx", reason="the test extra installs httpx")
 pytest.importorskip("fastapi", reason="the server extra installs fastapi")
@@ -139,11 +140,7 @@ def test_a_search_weighs_its_worlds_by_the_moves_of_the_position(base: str) -> N
     # cf.analyze with that history; some positions differ from the uniform draw.
     rules, differ = cf.Rules.scopa(), 0
     for seed in range(4):
-        state, history = cf.State.new(rules, seed=seed), []
-        for _ in range(3):
-            move = cf.Bot("expert", seed=1).choose(state)
-            history.append((state, move))
-            state = state.play(move)
+        state, history = expert_history(rules, seed, plies=3)
         position = {"deal": {"seed": seed}, "moves": [str(m) for _, m in history]}
         body = {"position": position, "worlds": 1, "seed": 7}
         told = cf.analyze(state, worlds=1, seed=7, history=history)
