@@ -38,7 +38,7 @@ from capturefast.variants import preset_names
 
 __all__ = ["Engine", "main"]
 
-# The moves `go bot` tells a bot at most: a round has at most 40 (4 hands of 10).
+# The moves a search or a bot is told at most: a round has at most 40 (4 hands of 10).
 MAX_HISTORY = 40
 
 
@@ -98,8 +98,8 @@ class Engine:
         self._lock = threading.Lock()
         self.rules: Rules = preset_rules("scopa")
         self.position: State | View | None = None
-        # The moves played to reach the position, each with the state before it (the last
-        # MAX_HISTORY): what `go bot` tells a bot that reads the others' play.
+        # The moves played to reach the position, each with the state before it (none for a
+        # view): what `go`, `analyze` and `go bot` are told of the others' play.
         self.history: list[tuple[State, Move | str]] = []
         self.worlds = 100
         self.horizon = "round"
@@ -399,13 +399,12 @@ class Engine:
         """The search `go` and `analyze` run (`live`: `info` lines after every slice);
         `service.search` refuses a finished hand."""
         budget = self._budget(rest)
-        position = self._position_now()
-        state = searchable(position)
+        state = searchable(self._position_now())
         self._infinite = budget.worlds is None and budget.time_ms is None and budget.nodes is None
         self._searching = True
         info = self._info if live else None
-        history = self.history[-MAX_HISTORY:] if isinstance(position, State) else None
-        return search(state, budget, stop=self, on_slice=info, solver=self._solver, history=history)
+        told = self.history[-MAX_HISTORY:]
+        return search(state, budget, stop=self, on_slice=info, solver=self._solver, history=told)
 
     def _go(self, rest: str) -> None:
         words = rest.split()
@@ -434,8 +433,7 @@ class Engine:
             raise IllegalMoveError("the hand is over: nothing to choose")
         self._searching = True
         start = time.perf_counter()
-        history = self.history[-MAX_HISTORY:] if isinstance(position, State) else []
-        move = bot.choose(position, history)
+        move = bot.choose(position, self.history[-MAX_HISTORY:])
         ms = round((time.perf_counter() - start) * 1000)
         self.send(f"info bot {bot.name} time {ms}")
         self.send(f"bestmove {move}")

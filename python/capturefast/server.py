@@ -369,8 +369,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         worlds weighed by the position's moves (`history`) when it has any."""
         state = searchable(position)
         b, limit = budget_of(q)
-        told = history if isinstance(position, State) else None
-        result = await offload(lambda stop: search(state, b, stop=stop, history=told), limit)
+        result = await offload(lambda stop: search(state, b, stop=stop, history=history), limit)
         return {
             "move": str(result.best),
             "seat": result.seat,

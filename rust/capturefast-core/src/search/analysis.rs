@@ -174,39 +174,37 @@ pub(crate) fn world_sums(
     };
     // The worlds to search, each with the number of times it counts.
     let mut picked: Vec<(State, u32)> = Vec::new();
-    match weigh {
-        Some(weigh) if !open => {
-            let mut drawn = Vec::with_capacity((worlds * DRAWS_PER_WORLD) as usize);
-            let mut total = 0.0;
-            for _ in 0..worlds.saturating_mul(DRAWS_PER_WORLD) {
-                let world = determinize(rules, view, &mut rng)?;
-                let w = weigh(&world);
-                total += w;
-                drawn.push((world, w));
+    if let Some(weigh) = weigh.filter(|_| !open) {
+        let n_draws = worlds.saturating_mul(DRAWS_PER_WORLD);
+        let mut drawn = Vec::with_capacity(n_draws as usize);
+        let mut total = 0.0;
+        for _ in 0..n_draws {
+            let world = determinize(rules, view, &mut rng)?;
+            let w = weigh(&world);
+            total += w;
+            drawn.push((world, w));
+        }
+        if total <= 0.0 {
+            // Every draw contradicted what was seen (a model that rules out the truth).
+            return world_sums(rules, view, worlds, seed, limit, None, value_world);
+        }
+        // Systematic resampling: the k-th pick is where (k + u) / worlds of the total
+        // weight falls.
+        let step = total / f64::from(worlds);
+        let mut next = step * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut acc, mut taken) = (0.0, 0);
+        for (world, w) in drawn {
+            acc += w;
+            let mut k = 0;
+            while next < acc && taken < worlds {
+                k += 1;
+                taken += 1;
+                next += step;
             }
-            if total <= 0.0 {
-                // Every draw contradicted what was seen (a model that rules out the truth).
-                return world_sums(rules, view, worlds, seed, limit, None, value_world);
-            }
-            // Systematic resampling: the k-th pick is where (k + u) / worlds of the total
-            // weight falls.
-            let step = total / f64::from(worlds);
-            let mut next = step * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            let (mut acc, mut taken) = (0.0, 0);
-            for (world, w) in drawn {
-                acc += w;
-                let mut k = 0;
-                while next < acc && taken < worlds {
-                    k += 1;
-                    taken += 1;
-                    next += step;
-                }
-                if k > 0 {
-                    picked.push((world, k));
-                }
+            if k > 0 {
+                picked.push((world, k));
             }
         }
-        _ => {}
     }
     let mut values = Vec::new();
     let searched = if picked.is_empty() {
