@@ -33,7 +33,7 @@ use crate::learn::obs::ObsLayout;
 use crate::parallel::{StepPool, resolve_threads};
 use crate::play::bot::Bot;
 use crate::play::bots::{BotKind, SeatBot};
-use crate::play::sim::{bot_seed, deal_seed};
+use crate::play::sim::{self, bot_seed, deal_seed};
 
 /// What a step rewards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -625,13 +625,15 @@ impl Slot {
         acted
     }
 
-    /// Tells the bots that ask ([`Bot::observes`]) that `seat` is about to play `mv`.
+    /// Tells the bots that ask that `seat` is about to play `mv` ([`sim::tell`]).
     fn tell(&mut self, rules: &Rules, seat: u8, mv: Move) {
-        for (s, bot) in self.bots.iter_mut().enumerate() {
-            if let Some(bot) = bot.as_mut().filter(|b| b.observes()) {
-                bot.observe(rules, &self.state.view(s as u8), seat, mv);
-            }
-        }
+        sim::tell(
+            rules,
+            &self.state,
+            self.bots.iter_mut().map(Option::as_mut),
+            seat,
+            mv,
+        );
     }
 
     /// Writes the observation and mask of the seat to act; returns the seat.

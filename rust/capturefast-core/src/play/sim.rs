@@ -789,7 +789,7 @@ fn play_hand(
         });
         debug_assert!(state.is_legal(rules, mv), "{mv} is not legal");
         if observed {
-            tell(rules, state, bots, seat, mv);
+            tell(rules, state, bots.iter_mut().map(Some), seat, mv);
         }
         if let Some(t) = trace.as_deref_mut() {
             t.moves.push(mv);
@@ -805,10 +805,16 @@ fn play_hand(
 }
 
 /// Tells each bot that asks ([`Bot::observes`]) that `seat` is about to play `mv` in `state`,
-/// with its own seat's view.
-pub(crate) fn tell<B: Bot>(rules: &Rules, state: &State, bots: &mut [B], seat: u8, mv: Move) {
-    for (s, bot) in bots.iter_mut().enumerate() {
-        if bot.observes() {
+/// with its own seat's view: the bots by seat, `None` for a seat no bot holds (a learner's).
+pub(crate) fn tell<'a, B: Bot + 'a>(
+    rules: &Rules,
+    state: &State,
+    bots: impl IntoIterator<Item = Option<&'a mut B>>,
+    seat: u8,
+    mv: Move,
+) {
+    for (s, bot) in bots.into_iter().enumerate() {
+        if let Some(bot) = bot.filter(|b| b.observes()) {
             bot.observe(rules, &state.view(s as u8), seat, mv);
         }
     }
