@@ -1,7 +1,9 @@
 //! The expected category points of two piles, with the cards not yet in a pile split in
 //! expectation: the evaluation of the expert bot and of the round search's horizon.
 
-use crate::game::card::{Card, NUM_SUITS, Rank, Suit};
+use std::sync::LazyLock;
+
+use crate::game::card::{Card, NUM_SUITS, Rank};
 use crate::game::cardset::CardSet;
 use crate::game::rules::{PrimeCategory, Rules};
 use crate::game::score::{PRIMIERA_ORDER, PRIMIERA_POINTS};
@@ -26,8 +28,8 @@ pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 
             .map(|&side| if usize::from(side) == me { 1.0 } else { -1.0 })
             .sum();
     }
-    let mut e = majority_equity(m.len(), o.len(), 20, CARD_SPREAD)
-        + coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len());
+    let counts = &*COUNT_TERMS;
+    let mut e = counts.cards(m, o) + counts.coins(m, o);
     if m.contains(Card::SEVEN_OF_COINS) {
         e += 1.0;
     } else if o.contains(Card::SEVEN_OF_COINS) {
@@ -52,9 +54,10 @@ pub fn category_equities(rules: &Rules, piles: [CardSet; 2], me: usize) -> [f32;
     } else {
         0.0
     };
+    let counts = &*COUNT_TERMS;
     [
-        majority_equity(m.len(), o.len(), 20, CARD_SPREAD),
-        coin_equity((m & CardSet::COINS).len(), (o & CardSet::COINS).len()),
+        counts.cards(m, o),
+        counts.coins(m, o),
         settebello,
         match rules.prime_category() {
             PrimeCategory::Primiera => primiera_equity(m, o),
@@ -62,6 +65,47 @@ pub fn category_equities(rules: &Rules, piles: [CardSet; 2], me: usize) -> [f32;
         },
     ]
 }
+
+/// The cards and coins terms for each pair of counts, computed once: every leaf of a search
+/// asks them.
+struct CountTerms {
+    /// `majority_equity` of the cards (more than 20 of 40), by our count and theirs.
+    cards: [[f32; 41]; 41],
+    /// `coin_equity` by our coins and theirs.
+    coins: [[f32; 11]; 11],
+}
+
+impl CountTerms {
+    /// The cards term of piles `m` (ours) and `o` (disjoint).
+    fn cards(&self, m: CardSet, o: CardSet) -> f32 {
+        self.cards[m.len() as usize][o.len() as usize]
+    }
+
+    /// The coins term of piles `m` (ours) and `o` (disjoint).
+    fn coins(&self, m: CardSet, o: CardSet) -> f32 {
+        let coins = |s: CardSet| (s & CardSet::COINS).len() as usize;
+        self.coins[coins(m)][coins(o)]
+    }
+}
+
+static COUNT_TERMS: LazyLock<CountTerms> = LazyLock::new(|| {
+    let mut t = CountTerms {
+        cards: [[0.0; 41]; 41],
+        coins: [[0.0; 11]; 11],
+    };
+    for ours in 0..=40u32 {
+        for theirs in 0..=40 - ours {
+            t.cards[ours as usize][theirs as usize] =
+                majority_equity(ours, theirs, 20, CARD_SPREAD);
+        }
+    }
+    for ours in 0..=10u32 {
+        for theirs in 0..=10 - ours {
+            t.coins[ours as usize][theirs as usize] = coin_equity(ours, theirs);
+        }
+    }
+    t
+});
 
 /// Standard normal distribution function (Abramowitz–Stegun 7.1.26 erf, error below 1.5e-7).
 fn phi(x: f32) -> f32 {
@@ -159,38 +203,15 @@ fn bermila_equity(ours: CardSet, theirs: CardSet) -> f32 {
 /// matters); the suits' differences are summed as a normal. A missing suit counts 0, which
 /// loses the suit by at least 10: close to the invalid primiera of S-A2.
 fn primiera_equity(ours: CardSet, theirs: CardSet) -> f32 {
+    let terms = &*SUIT_TERMS;
     let mut mean = 0.0f32;
     let mut var = 0.0f32;
     for suit in 0..NUM_SUITS {
-        // Primiera points of the suit's cards still out, best first, and each side's best.
-        let mut out = [0f32; 10];
-        let mut n_out = 0;
-        let (mut our_best, mut their_best) = (0f32, 0f32);
-        for &rank in &PRIMIERA_ORDER {
-            let card = Card::of(Rank::new(rank as u8).expect("rank < 10"), Suit::ALL[suit]);
-            let points = f32::from(PRIMIERA_POINTS[rank]);
-            if ours.contains(card) {
-                our_best = our_best.max(points);
-            } else if theirs.contains(card) {
-                their_best = their_best.max(points);
-            } else {
-                out[n_out] = points;
-                n_out += 1;
-            }
-        }
-        if n_out == 0 {
-            mean += our_best - their_best;
-            continue;
-        }
-        // The best card out goes to us (half the time) or to them; the other side's best is
-        // then raised by the first later card that goes its way, each with half the chance of
-        // the one before.
-        let rest = &out[1..n_out];
-        let (mean_us, sq_us) = suit_branch(our_best.max(out[0]), their_best, rest);
-        let (mean_them, sq_them) = suit_branch(their_best.max(out[0]), our_best, rest);
-        let suit_mean = 0.5 * (mean_us - mean_them);
-        mean += suit_mean;
-        var += (0.5 * (sq_us + sq_them) - suit_mean * suit_mean).max(0.0);
+        let split = usize::from(TERNARY[suit_ranks(ours, suit)])
+            + 2 * usize::from(TERNARY[suit_ranks(theirs, suit)]);
+        let (m, v) = terms[split];
+        mean += m;
+        var += v;
     }
     if var < 1e-6 {
         return if mean > 0.25 {
@@ -203,6 +224,80 @@ fn primiera_equity(ours: CardSet, theirs: CardSet) -> f32 {
     }
     let sd = var.sqrt();
     (1.0 - phi((0.5 - mean) / sd)) - phi((-0.5 - mean) / sd)
+}
+
+/// The ranks of `set`'s cards of suit index `suit`, as ten bits by rank index: a card's id is
+/// its rank times four plus its suit, so the suit's cards are every fourth bit, gathered here.
+fn suit_ranks(set: CardSet, suit: usize) -> usize {
+    let x = (set.bits() >> suit) & 0x11_1111_1111;
+    let x = (x | x >> 3) & 0x03_0303_0303;
+    let x = (x | x >> 6) & 0x0003_000F_000F;
+    let x = (x | x >> 12) & 0x0003_0000_00FF;
+    ((x | x >> 24) & 0x3FF) as usize
+}
+
+/// Each ten-bit mask read as a base-3 number with digits 0 and 1: the index of a suit's split
+/// between our pile (`TERNARY[ours]`) and theirs (`2 * TERNARY[theirs]`), disjoint masks
+/// giving every index below 3^10 once.
+const TERNARY: [u16; 1 << 10] = {
+    let mut t = [0u16; 1 << 10];
+    let mut mask = 1;
+    while mask < t.len() {
+        // The lowest bit is digit 0; the rest is the mask shifted, one digit up.
+        t[mask] = (mask & 1) as u16 + 3 * t[mask >> 1];
+        mask += 1;
+    }
+    t
+};
+
+/// What one suit adds to the primiera mean and variance, for each split of its ten cards
+/// between the two piles and out ([`TERNARY`]): computed once, so `primiera_equity` is four
+/// lookups.
+static SUIT_TERMS: LazyLock<Vec<(f32, f32)>> = LazyLock::new(|| {
+    let mut terms = vec![(0.0, 0.0); 59_049];
+    for (ours, &our_digits) in TERNARY.iter().enumerate() {
+        for (theirs, &their_digits) in TERNARY.iter().enumerate() {
+            if theirs & ours == 0 {
+                let split = usize::from(our_digits) + 2 * usize::from(their_digits);
+                terms[split] = suit_terms(ours, theirs);
+            }
+        }
+    }
+    terms
+});
+
+/// One suit's (mean, variance) of our best primiera card's points minus theirs, `ours` and
+/// `theirs` the ranks (bits by rank index) of the suit in each pile.
+fn suit_terms(ours: usize, theirs: usize) -> (f32, f32) {
+    // Primiera points of the suit's cards still out, best first, and each side's best.
+    let mut out = [0f32; 10];
+    let mut n_out = 0;
+    let (mut our_best, mut their_best) = (0f32, 0f32);
+    for &rank in &PRIMIERA_ORDER {
+        let points = f32::from(PRIMIERA_POINTS[rank]);
+        if ours >> rank & 1 == 1 {
+            our_best = our_best.max(points);
+        } else if theirs >> rank & 1 == 1 {
+            their_best = their_best.max(points);
+        } else {
+            out[n_out] = points;
+            n_out += 1;
+        }
+    }
+    if n_out == 0 {
+        return (our_best - their_best, 0.0);
+    }
+    // The best card out goes to us (half the time) or to them; the other side's best is
+    // then raised by the first later card that goes its way, each with half the chance of
+    // the one before.
+    let rest = &out[1..n_out];
+    let (mean_us, sq_us) = suit_branch(our_best.max(out[0]), their_best, rest);
+    let (mean_them, sq_them) = suit_branch(their_best.max(out[0]), our_best, rest);
+    let suit_mean = 0.5 * (mean_us - mean_them);
+    (
+        suit_mean,
+        (0.5 * (sq_us + sq_them) - suit_mean * suit_mean).max(0.0),
+    )
 }
 
 /// Mean and second moment of `x - y_final`, where the other side's best is `y` raised by the
@@ -249,5 +344,80 @@ mod tests {
         assert!((primiera_equity(sevens, CardSet::EMPTY) - 1.0).abs() < 0.05);
         assert!((bermila_equity(sevens, all - sevens) - 1.0).abs() < 1e-6);
         assert!(primiera_equity(CardSet::EMPTY, CardSet::EMPTY).abs() < 1e-6);
+    }
+
+    /// The primiera equity computed card by card, suit by suit, with no table: what the
+    /// lookups of `primiera_equity` must give bit for bit.
+    fn primiera_by_cards(ours: CardSet, theirs: CardSet) -> f32 {
+        let (mut mean, mut var) = (0.0f32, 0.0f32);
+        for suit in crate::game::card::Suit::ALL {
+            let mut out = Vec::new();
+            let (mut our_best, mut their_best) = (0f32, 0f32);
+            for &rank in &PRIMIERA_ORDER {
+                let card = Card::of(Rank::new(rank as u8).unwrap(), suit);
+                let points = f32::from(PRIMIERA_POINTS[rank]);
+                if ours.contains(card) {
+                    our_best = our_best.max(points);
+                } else if theirs.contains(card) {
+                    their_best = their_best.max(points);
+                } else {
+                    out.push(points);
+                }
+            }
+            let Some(&best_out) = out.first() else {
+                mean += our_best - their_best;
+                continue;
+            };
+            let (mean_us, sq_us) = suit_branch(our_best.max(best_out), their_best, &out[1..]);
+            let (mean_them, sq_them) = suit_branch(their_best.max(best_out), our_best, &out[1..]);
+            let suit_mean = 0.5 * (mean_us - mean_them);
+            mean += suit_mean;
+            var += (0.5 * (sq_us + sq_them) - suit_mean * suit_mean).max(0.0);
+        }
+        if var < 1e-6 {
+            return if mean > 0.25 {
+                1.0
+            } else if mean < -0.25 {
+                -1.0
+            } else {
+                0.0
+            };
+        }
+        let sd = var.sqrt();
+        (1.0 - phi((0.5 - mean) / sd)) - phi((-0.5 - mean) / sd)
+    }
+
+    #[test]
+    fn a_suits_ranks_are_gathered_by_rank_index() {
+        for suit in crate::game::card::Suit::ALL {
+            for rank in 0..10u8 {
+                let card = Card::of(Rank::new(rank).unwrap(), suit);
+                let all_but = CardSet::FULL - CardSet::single(card);
+                assert_eq!(suit_ranks(CardSet::single(card), suit as usize), 1 << rank);
+                assert_eq!(suit_ranks(all_but, suit as usize), 0x3FF ^ (1 << rank));
+            }
+        }
+    }
+
+    #[test]
+    fn primiera_lookups_match_the_card_by_card_sum() {
+        let mut rng = crate::game::rng::Rng::new(11);
+        for i in 0..20_000u32 {
+            // Piles of every size, each card ours, theirs or out.
+            let (mut ours, mut theirs) = (CardSet::EMPTY, CardSet::EMPTY);
+            let keep = 1 + u64::from(i % 5);
+            for card in CardSet::FULL {
+                match rng.below(keep + 2) {
+                    0 => ours |= CardSet::single(card),
+                    1 => theirs |= CardSet::single(card),
+                    _ => {}
+                }
+            }
+            let (fast, slow) = (
+                primiera_equity(ours, theirs),
+                primiera_by_cards(ours, theirs),
+            );
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{ours:?} {theirs:?}");
+        }
     }
 }
