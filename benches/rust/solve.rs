@@ -7,11 +7,12 @@
 //! * `pimc/100w_hand/18`, `pimc/100w_round/18`: one decision of `PimcBot` with 100 worlds at 18
 //!   plays left, each world solved to the end of the hand ([`Horizon::Hand`], the PIMC
 //!   target) or searched to the end of the round (the default, [`Horizon::Round`]);
-//! * in the timing table only, `pimc ... told, infer=...,eval=...`: every decision of a
-//!   100-world `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot` and
-//!   told every move, its worlds drawn uniformly or weighed by the opponent's moves
-//!   (`ExpertModel`), the round's end valued by the hand-made or the fitted equity (the last
-//!   set is the registry's `pimc`): the move time a simulation or a game pays, the round's
+//! * in the timing table only, `pimc ... told, infer=...,eval=...,endgame=...`: every decision
+//!   of a 100-world `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot`
+//!   and told every move, its worlds drawn uniformly or weighed by the opponent's moves
+//!   (`ExpertModel`), the round's end valued by the hand-made or the fitted equity, the
+//!   second-to-last round searched like the others or solved to the hand's end (the last set
+//!   is the registry's `pimc`): the move time a simulation or a game pays, the round's
 //!   likelihoods kept between the bot's decisions as they are in play.
 //!
 //! Before criterion runs, a plain timing loop times every position (five rounds, keeping each
@@ -164,14 +165,32 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
             &nodes,
         );
     }
+    let (equity, fitted) = (Evaluation::Equity, Evaluation::Fitted);
     let sets = [
-        ("infer=off,eval=equity", false, Evaluation::Equity),
-        ("infer=expert,eval=equity", true, Evaluation::Equity),
-        ("infer=expert,eval=fitted (pimc)", true, Evaluation::Fitted),
+        ("infer=off,eval=equity,endgame=round", false, equity, false),
+        (
+            "infer=expert,eval=equity,endgame=round",
+            true,
+            equity,
+            false,
+        ),
+        (
+            "infer=expert,eval=fitted,endgame=round",
+            true,
+            fitted,
+            false,
+        ),
+        (
+            "infer=expert,eval=fitted,endgame=solve (pimc)",
+            true,
+            fitted,
+            true,
+        ),
     ];
-    for (name, infer, evaluation) in sets {
-        let mut bot =
-            PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED).with_evaluation(evaluation);
+    for (name, infer, evaluation, endgame) in sets {
+        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED)
+            .with_evaluation(evaluation)
+            .with_endgame(endgame);
         if infer {
             bot = bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
         }

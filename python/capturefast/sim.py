@@ -23,7 +23,9 @@ Bots:
     ``pimc:worlds=50,horizon=hand`` (solve each world to the end of the hand instead of the
     round), ``pimc:eval=equity`` (value the round's end by the hand-made equity instead of the
     tables fitted from the engine's own hands), ``pimc:infer=off`` (draw worlds uniformly instead of
-    weighing them by the others' moves this round), ``ismcts:iterations=1000``, and ``ms=T``
+    weighing them by the others' moves this round), ``pimc:endgame=round`` (search the
+    second-to-last round of a 2-player hand to the round's end instead of solving it to the
+    hand's end), ``ismcts:iterations=1000``, and ``ms=T``
     for either, a time limit per decision that makes the run depend on the machine), or any
     Python object with a ``choose(view)`` method. That method is passed the seat's `View`
     (what the seat may see, with ``legal_moves()``), never the full state, and returns one of

@@ -245,3 +245,56 @@ fn bots_play_every_move_variant() {
         }
     }
 }
+
+/// `pimc` at the round horizon solves the worlds of the second-to-last round of a 2-player
+/// hand to the hand's end, and only those: each decision of random hands is the choice of a
+/// `horizon=hand` bot there and of a bot without the endgame solve elsewhere (fresh bots of one
+/// seed, so each draws the same worlds). Under optional capture it never solves.
+#[test]
+fn pimc_solves_the_second_to_last_round_and_only_it() {
+    use capturefast_core::{Horizon, PimcBot, View};
+    let optional = {
+        let mut o = Rules::profile(Game::Scopa, 2).unwrap().options().clone();
+        o.compulsory_capture = false;
+        Rules::new(o).unwrap()
+    };
+    let mut solved = 0;
+    for rules in [
+        Rules::profile(Game::Scopa, 2).unwrap(),
+        Rules::profile(Game::Escoba, 2).unwrap(),
+        Rules::profile(Game::Chkobba, 2).unwrap(),
+        Rules::profile(Game::Scopa, 4).unwrap(),
+        optional,
+    ] {
+        for seed in 0..4 {
+            let mut state = State::new(&rules, seed);
+            let mut rng = Rng::new(seed);
+            let mut moves = Vec::new();
+            while let Some(seat) = state.to_move() {
+                state.legal_moves(&rules, &mut moves);
+                let view: View = state.view(seat);
+                let ends = capturefast_core::search::pimc::solves_endgame(&rules, &view);
+                let last_deal = rules.num_players() == 2
+                    && rules.compulsory_capture()
+                    && state.phase() == capturefast_core::Phase::Play
+                    && (1..=6).contains(&state.stock().len());
+                assert_eq!(ends, last_deal, "{view:?}");
+                if moves.len() > 1 && state.phase() == capturefast_core::Phase::Play {
+                    let lazy = LazyView::from(&view);
+                    let choose = |mut bot: PimcBot| bot.choose(&rules, &lazy, &moves);
+                    let default = choose(PimcBot::new(6, seed));
+                    let other = if ends {
+                        solved += 1;
+                        choose(PimcBot::with_horizon(6, Horizon::Hand, seed))
+                    } else {
+                        choose(PimcBot::new(6, seed).with_endgame(false))
+                    };
+                    assert_eq!(default, other, "{view:?}");
+                }
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                state.apply_unchecked(&rules, mv);
+            }
+        }
+    }
+    assert!(solved > 40, "{solved}");
+}

@@ -177,7 +177,10 @@ impl Player {
     }
 
     /// A built-in bot from its name, with an optional budget after a colon for the search bots:
-    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:eval=equity` (the round search's
+    /// `pimc:worlds=400`, `pimc:worlds=50,horizon=hand`, `pimc:endgame=round` (the second-to-last
+    /// round of a 2-player hand searched to the round's end like the others, not solved to the
+    /// hand's end: `endgame=solve`, the default, [`solves_endgame`](crate::search::pimc::solves_endgame)),
+    /// `pimc:eval=equity` (the round search's
     /// horizon valued by the hand-made equity instead of the fitted tables, `eval::fitted`,
     /// `eval=fitted`, the default), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
     /// moves this round: `infer=expert`, the default, with `beta=8`, the softening of
@@ -199,7 +202,8 @@ impl Player {
             match (kind, b.limit) {
                 (BotKind::Pimc, _) => {
                     let mut bot = PimcBot::with_horizon(b.worlds, b.horizon, seed)
-                        .with_evaluation(b.evaluation);
+                        .with_evaluation(b.evaluation)
+                        .with_endgame(b.endgame.unwrap_or(true));
                     if let Some(l) = b.limit {
                         bot = bot.with_time_limit(l);
                     }
@@ -1118,6 +1122,7 @@ struct Budget {
     evaluation: Evaluation,
     infer: bool,
     beta: Option<f32>,
+    endgame: Option<bool>,
 }
 
 impl Budget {
@@ -1134,6 +1139,7 @@ impl Budget {
             evaluation: Evaluation::Fitted,
             infer: true,
             beta: None,
+            endgame: None,
         };
         let mut seen: Vec<&str> = Vec::new();
         for item in budget.split(',') {
@@ -1172,6 +1178,9 @@ impl Budget {
                     ];
                     b.evaluation = named(key, value, &names)?;
                 }
+                (BotKind::Pimc, "endgame") => {
+                    b.endgame = Some(named(key, value, &[("solve", true), ("round", false)])?);
+                }
                 (BotKind::Pimc, "infer") => {
                     b.infer = named(key, value, &[("expert", true), ("off", false)])?;
                 }
@@ -1190,7 +1199,7 @@ impl Budget {
                 }
                 (BotKind::Pimc, _) => {
                     return Err(format!(
-                        "unknown budget {key} (pimc takes worlds, horizon, eval, infer, beta, ms)"
+                        "unknown budget {key} (pimc takes worlds, horizon, endgame, eval, infer, beta, ms)"
                     ));
                 }
                 (BotKind::Ismcts, _) => {
@@ -1200,6 +1209,9 @@ impl Budget {
                 }
                 _ => return Err("only pimc and ismcts take a budget".to_string()),
             }
+        }
+        if b.endgame.is_some() && b.horizon == Horizon::Hand {
+            return Err("endgame is how horizon=round ends, not horizon=hand".to_string());
         }
         if b.beta.is_some() && !b.infer {
             return Err("beta is the softening of infer=expert, not of infer=off".to_string());
@@ -1641,7 +1653,7 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown budget iterations (pimc takes worlds, horizon, eval, infer, beta, ms)",
+                "unknown budget iterations (pimc takes worlds, horizon, endgame, eval, infer, beta, ms)",
             ),
             ("pimc:infer=bridge", "infer is expert or off, got: bridge"),
             (
@@ -1666,6 +1678,14 @@ mod tests {
                 "unknown budget worlds (ismcts takes iterations, ms)",
             ),
             ("pimc:horizon=match", "horizon is round or hand, got: match"),
+            (
+                "pimc:endgame=guess",
+                "endgame is solve or round, got: guess",
+            ),
+            (
+                "pimc:horizon=hand,endgame=round",
+                "endgame is how horizon=round ends, not horizon=hand",
+            ),
             ("pimc:worlds", "expected key=value, got: worlds"),
         ] {
             let e = Player::parse(spec).unwrap_err().to_string();
@@ -1690,6 +1710,7 @@ mod tests {
                     .with_evaluation(Evaluation::Fitted)
                     .with_inference(Box::new(ExpertModel::new(3.0))),
             ),
+            Box::new(PimcBot::new(2, 1).with_endgame(false)),
             // The registry's `pimc` is the parsed default budget.
             BotKind::Pimc.build(1),
         ];
@@ -1699,7 +1720,8 @@ mod tests {
             "pimc:worlds=2,eval=fitted,infer=off",
             "ismcts:iterations=25",
             "pimc:worlds=2,beta=3",
-            "pimc:worlds=100,eval=fitted,infer=expert,beta=8",
+            "pimc:worlds=2,eval=equity,infer=off,endgame=round",
+            "pimc:worlds=100,eval=fitted,infer=expert,beta=8,endgame=solve",
         ]
         .iter()
         .map(|s| Player::parse(s).unwrap().build(1))

@@ -1,5 +1,6 @@
 //! The PIMC bot: perfect-information Monte Carlo over worlds drawn from the view, each searched
-//! to its [`Horizon`].
+//! to its [`Horizon`], the second-to-last round of a 2-player hand solved to the hand's end
+//! ([`solves_endgame`]).
 
 use std::time::Duration;
 
@@ -7,6 +8,7 @@ use crate::eval::choice::Best;
 use crate::game::action::Move;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
+use crate::game::state::Phase;
 use crate::game::view::{LazyView, View};
 use crate::game::world::is_open;
 use crate::search::analysis::{Horizon, WeighWorld, search_world, world_sums};
@@ -23,10 +25,15 @@ const PIMC_TT_ENTRIES: usize = 1 << 18;
 /// With an [`Inference`] ([`PimcBot::with_inference`]), the worlds are weighed by how likely
 /// the other seats' moves this round are under a model of their play (and by Cirulla's
 /// declarations), from the moves the bot is told of ([`PimcBot::observe`]).
+///
+/// Under [`Horizon::Round`], a decision of the second-to-last round of a 2-player hand solves
+/// each world to the hand's end instead ([`solves_endgame`]), unless
+/// [`PimcBot::with_endgame`]`(false)`.
 #[derive(Debug)]
 pub struct PimcBot {
     worlds: u32,
     horizon: Horizon,
+    endgame: bool,
     time_limit: Option<Duration>,
     rng: Rng,
     solver: Option<Solver>,
@@ -46,6 +53,7 @@ impl PimcBot {
         PimcBot {
             worlds: worlds.max(1),
             horizon,
+            endgame: true,
             time_limit: None,
             rng: Rng::new(seed),
             solver: None,
@@ -63,6 +71,14 @@ impl PimcBot {
     /// [`Evaluation::Equity`]).
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> PimcBot {
         self.round = RoundSearch::with_evaluation(evaluation);
+        self
+    }
+
+    /// Whether the second-to-last round of a 2-player hand is solved to the hand's end under
+    /// [`Horizon::Round`] ([`solves_endgame`]; the default) or searched to the round's end like
+    /// the others (`false`).
+    pub fn with_endgame(mut self, endgame: bool) -> PimcBot {
+        self.endgame = endgame;
         self
     }
 
@@ -104,7 +120,12 @@ impl PimcBot {
         }
         let view = &view.get();
         let seed = self.rng.next_u64();
-        let (horizon, solver, round) = (self.horizon, &mut self.solver, &mut self.round);
+        let horizon = if self.endgame && solves_endgame(rules, view) {
+            Horizon::Hand
+        } else {
+            self.horizon
+        };
+        let (solver, round) = (&mut self.solver, &mut self.round);
         let fresh = self.worlds > 1 && !is_open(view);
         let mut weigh = self.inference.as_mut().and_then(|i| i.weigher(rules, view));
         let sums = world_sums(
@@ -132,4 +153,20 @@ impl PimcBot {
         }
         best.choice
     }
+}
+
+/// Whether a round-horizon decision of `view` solves each world to the end of the hand: 2
+/// players, the stock holding the last deal (one more hand each), three-card hands at most, and
+/// compulsory capture (the exact solver's rules). The last round then hides nothing (each
+/// player sees the other's hand as the cards not seen), so the solve values it exactly where
+/// the round search would estimate it, and knows nothing a player will not: the world's split of
+/// the last deal is dealt to both before anyone plays from it.
+pub fn solves_endgame(rules: &Rules, view: &View) -> bool {
+    let hand = u32::from(rules.hand_size());
+    view.phase == Phase::Play
+        && view.num_players == 2
+        && hand <= 3
+        && rules.compulsory_capture()
+        && view.stock_size > 0
+        && u32::from(view.stock_size) <= 2 * hand
 }
