@@ -618,8 +618,9 @@ fn analyze_a_hidden_view_averages_worlds() {
     assert!(analyze(&rules, &state.view(1 - seat), 10, 7, &mut solver).is_err());
 }
 
-/// The `pimc` bot plays a move of best mean in `analyze_to` with the round horizon, over the
-/// same worlds (the bot draws its worlds' seed first from its generator).
+/// The `pimc` bot plays a move of best mean in `analyze_to` with the round horizon (the hand
+/// horizon where it solves the endgame), over the same worlds (the bot draws its worlds' seed
+/// first from its generator).
 #[test]
 fn pimc_plays_the_best_move_of_its_analysis() {
     let mut solver = Solver::new(1 << 10);
@@ -636,7 +637,12 @@ fn pimc_plays_the_best_move_of_its_analysis() {
                 continue;
             }
             let worlds_seed = Rng::new(i).next_u64();
-            let rows = analyze_to(&rules, &view, 10, worlds_seed, Horizon::Round, &mut solver);
+            let horizon = if capturefast_core::search::pimc::solves_endgame(&rules, &view) {
+                Horizon::Hand
+            } else {
+                Horizon::Round
+            };
+            let rows = analyze_to(&rules, &view, 10, worlds_seed, horizon, &mut solver);
             let rows = rows.unwrap();
             let best = rows.iter().map(|r| r.1).fold(f64::MIN, f64::max);
             let mv = PimcBot::new(10, i).choose(&rules, &LazyView::from(&view), &legal);
@@ -755,8 +761,9 @@ fn pimc_strength_report() {
     }
 }
 
-/// How PIMC's margin over `expert` and its time per move change with the number of worlds
-/// (issue 5 asks for this curve): 2-player Scopa, `PIMC_CURVE_DEALS` duplicate deals (default 200).
+/// How the uniform PIMC's margin over `expert` and its time per move change with the number of
+/// worlds (`pimc:infer=off,eval=equity,endgame=round`, the player of docs/performance.md's
+/// worlds table): 2-player Scopa, `PIMC_CURVE_DEALS` duplicate deals (default 200).
 #[test]
 #[ignore = "several minutes: cargo test --release --test solve pimc_worlds_curve -- --ignored --nocapture"]
 fn pimc_worlds_curve() {
@@ -775,7 +782,7 @@ fn pimc_worlds_curve() {
         let t0 = std::time::Instant::now();
         let (mean, ci) = duplicate(
             &rules,
-            &|s| Box::new(PimcBot::new(worlds, s)),
+            &|s| Box::new(PimcBot::new(worlds, s).with_endgame(false)),
             &|s| BotKind::Expert.build(s),
             deals,
             11,
