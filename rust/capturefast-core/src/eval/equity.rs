@@ -213,6 +213,12 @@ fn primiera_equity(ours: CardSet, theirs: CardSet) -> f32 {
         mean += m;
         var += v;
     }
+    margin_equity(mean, var)
+}
+
+/// P(a margin of `mean` and variance `var`, as a normal, ends above 0.5) - P(it ends below
+/// -0.5): the primiera's equity from its summed suit moments (a sure margin when `var` is 0).
+fn margin_equity(mean: f32, var: f32) -> f32 {
     if var < 1e-6 {
         return if mean > 0.25 {
             1.0
@@ -347,7 +353,7 @@ mod tests {
     }
 
     /// The primiera equity computed card by card, suit by suit, with no table: what the
-    /// lookups of `primiera_equity` must give bit for bit.
+    /// lookups of `primiera_equity` must give bit for bit (the normal tail is the same code).
     fn primiera_by_cards(ours: CardSet, theirs: CardSet) -> f32 {
         let (mut mean, mut var) = (0.0f32, 0.0f32);
         for suit in crate::game::card::Suit::ALL {
@@ -374,17 +380,7 @@ mod tests {
             mean += suit_mean;
             var += (0.5 * (sq_us + sq_them) - suit_mean * suit_mean).max(0.0);
         }
-        if var < 1e-6 {
-            return if mean > 0.25 {
-                1.0
-            } else if mean < -0.25 {
-                -1.0
-            } else {
-                0.0
-            };
-        }
-        let sd = var.sqrt();
-        (1.0 - phi((0.5 - mean) / sd)) - phi((-0.5 - mean) / sd)
+        margin_equity(mean, var)
     }
 
     #[test]
