@@ -1,4 +1,5 @@
-//! The exact solver and the PIMC bot on fixed, seeded position sets of 2-player Scopa.
+//! The exact solver and the PIMC bot on fixed, seeded position sets of 2-player Scopa (and, for
+//! the equal-time ratios, of every game and player count).
 //!
 //! * `solve/value/<n>`: `Solver::value` on open positions with `n` plays left (6, 12, 18),
 //!   reached by random play from seeded deals, the table cleared before each (a cold solve);
@@ -13,7 +14,11 @@
 //!   (`ExpertModel`), the round's end valued by the hand-made or the fitted equity, the
 //!   second-to-last round searched like the others or solved to the hand's end (the last set
 //!   is the registry's `pimc`): the move time a simulation or a game pays, the round's
-//!   likelihoods kept between the bot's decisions as they are in play.
+//!   likelihoods kept between the bot's decisions as they are in play;
+//! * in the timing table only, `told decisions ... ratio`: for each game and player count, the
+//!   mean told decision of the registry's `pimc` and of the uniform player (the first set
+//!   above), each decision's fastest of five rounds, and their ratio: how many worlds the uniform
+//!   player takes to match `pimc`'s time, for tournaments at equal time a move.
 //!
 //! Before criterion runs, a plain timing loop times every position (five rounds, keeping each
 //! position's fastest) and prints the median, the 99th percentile and the node counts of each
@@ -188,18 +193,68 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
         ),
     ];
     for (name, infer, evaluation, endgame) in sets {
-        let mut bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED)
-            .with_evaluation(evaluation)
-            .with_endgame(endgame);
-        if infer {
-            bot = bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
-        }
+        let mut bot = told_bot(infer, evaluation, endgame);
         let (mut times, nodes) = time_told_hands(rules, &mut bot, TOLD_HANDS);
         report(
             &format!("pimc {PIMC_WORLDS}w told, {name}"),
             &mut times,
             &nodes,
         );
+    }
+    told_ratios();
+}
+
+/// A 100-world round-horizon [`PimcBot`] with the given inference, evaluation and endgame.
+fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
+    let bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED)
+        .with_evaluation(evaluation)
+        .with_endgame(endgame);
+    if infer {
+        bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)))
+    } else {
+        bot
+    }
+}
+
+/// For every game and player count, the mean told decision of the registry's `pimc` and of
+/// the uniform player (`pimc:infer=off,eval=equity,endgame=round`), and their ratio: the
+/// uniform worlds that take `pimc`'s time, for tournaments at equal time a move. The two bots
+/// alternate over [`ROUNDS`] plays of the same hands (the bots are deterministic, so every
+/// round makes the same decisions), and each decision counts its fastest round.
+fn told_ratios() {
+    eprintln!("told decisions, {PIMC_WORLDS} worlds, fastest of {ROUNDS} rounds each:");
+    for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+        for players in [2, 4] {
+            let rules = Rules::profile(game, players).expect("standard profile");
+            let mut fastest: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+            for _ in 0..ROUNDS {
+                for (i, pimc) in [false, true].into_iter().enumerate() {
+                    let mut bot = if pimc {
+                        told_bot(true, Evaluation::Fitted, true)
+                    } else {
+                        told_bot(false, Evaluation::Equity, false)
+                    };
+                    let (times, _) = time_told_hands(&rules, &mut bot, TOLD_HANDS);
+                    if fastest[i].is_empty() {
+                        fastest[i] = times;
+                    } else {
+                        for (best, t) in fastest[i].iter_mut().zip(times) {
+                            *best = best.min(t);
+                        }
+                    }
+                }
+            }
+            let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+            let (uniform, pimc) = (mean(&fastest[0]), mean(&fastest[1]));
+            eprintln!(
+                "{game:?} {players} players: n={:<5} uniform mean {:>8.1} us  pimc mean {:>8.1} us  \
+                 ratio {:.2}",
+                fastest[1].len(),
+                uniform * 1e6,
+                pimc * 1e6,
+                pimc / uniform,
+            );
+        }
     }
 }
 
