@@ -184,7 +184,9 @@ impl Player {
     /// horizon valued by the hand-made equity instead of the fitted tables, `eval::fitted`,
     /// `eval=fitted`, the default), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
     /// moves this round: `infer=expert`, the default, with `beta=8`, the softening of
-    /// [`ExpertModel`]), `pimc:ms=20`, `ismcts:iterations=1000`,
+    /// [`ExpertModel`]), `pimc:sweep=1` (the weight of the next leader's sweep chance at the
+    /// round search's horizon; the default is
+    /// [`default_sweep_weight`](crate::search::horizon::default_sweep_weight)), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
     /// machine's speed). The player's name is the spec as given.
     pub fn parse(spec: &str) -> Result<Player, Error> {
@@ -206,6 +208,9 @@ impl Player {
                         .with_endgame(b.endgame.unwrap_or(true));
                     if let Some(l) = b.limit {
                         bot = bot.with_time_limit(l);
+                    }
+                    if let Some(w) = b.sweep {
+                        bot = bot.with_sweep_weight(w);
                     }
                     if let Some(m) = model {
                         bot = bot.with_inference(Box::new(m));
@@ -1123,6 +1128,7 @@ struct Budget {
     infer: bool,
     beta: Option<f32>,
     endgame: Option<bool>,
+    sweep: Option<f32>,
 }
 
 impl Budget {
@@ -1140,6 +1146,7 @@ impl Budget {
             infer: true,
             beta: None,
             endgame: None,
+            sweep: None,
         };
         let mut seen: Vec<&str> = Vec::new();
         for item in budget.split(',') {
@@ -1193,13 +1200,22 @@ impl Budget {
                         format!("beta must be a number from 0 to 1000, got: {value}")
                     })?);
                 }
+                (BotKind::Pimc, "sweep") => {
+                    let weight = value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|w| (0.0..=10.0).contains(w));
+                    b.sweep = Some(weight.ok_or_else(|| {
+                        format!("sweep must be a number from 0 to 10, got: {value}")
+                    })?);
+                }
                 (BotKind::Ismcts, "iterations") => b.iterations = count(MAX_ITERATIONS)?,
                 (BotKind::Pimc | BotKind::Ismcts, "ms") => {
                     b.limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
                 }
                 (BotKind::Pimc, _) => {
                     return Err(format!(
-                        "unknown budget {key} (pimc takes worlds, horizon, endgame, eval, infer, beta, ms)"
+                        "unknown budget {key} (pimc takes worlds, horizon, endgame, eval, infer, beta, sweep, ms)"
                     ));
                 }
                 (BotKind::Ismcts, _) => {
@@ -1212,6 +1228,9 @@ impl Budget {
         }
         if b.endgame.is_some() && b.horizon == Horizon::Hand {
             return Err("endgame is how horizon=round ends, not horizon=hand".to_string());
+        }
+        if b.sweep.is_some() && b.horizon == Horizon::Hand {
+            return Err("sweep weighs the round search's horizon, not horizon=hand".to_string());
         }
         if b.beta.is_some() && !b.infer {
             return Err("beta is the softening of infer=expert, not of infer=off".to_string());
@@ -1630,6 +1649,8 @@ mod tests {
             "pimc:ms=20",
             "pimc:eval=fitted",
             "pimc:worlds=5,eval=equity",
+            "pimc:sweep=1",
+            "pimc:eval=equity,sweep=0.5",
             "ismcts:iterations=10,ms=5",
         ] {
             assert_eq!(Player::parse(&format!(" {spec} ")).unwrap().name(), spec);
@@ -1653,7 +1674,7 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown budget iterations (pimc takes worlds, horizon, endgame, eval, infer, beta, ms)",
+                "unknown budget iterations (pimc takes worlds, horizon, endgame, eval, infer, beta, sweep, ms)",
             ),
             ("pimc:infer=bridge", "infer is expert or off, got: bridge"),
             (
@@ -1669,6 +1690,22 @@ mod tests {
                 "eval is equity or fitted, got: learned",
             ),
             ("pimc:eval=", "eval is equity or fitted, got: "),
+            (
+                "pimc:sweep=-1",
+                "sweep must be a number from 0 to 10, got: -1",
+            ),
+            (
+                "pimc:sweep=heavy",
+                "sweep must be a number from 0 to 10, got: heavy",
+            ),
+            (
+                "pimc:horizon=hand,sweep=1",
+                "sweep weighs the round search's horizon, not horizon=hand",
+            ),
+            (
+                "ismcts:sweep=1",
+                "unknown budget sweep (ismcts takes iterations, ms)",
+            ),
             (
                 "ismcts:eval=fitted",
                 "unknown budget eval (ismcts takes iterations, ms)",

@@ -7,9 +7,9 @@
 //! stock), or after [`max_plies`] plays. There the position is worth its sweeps and declarations
 //! so far, plus the expected category points of the piles (`bots::pile_equity`, the expert's
 //! evaluation), plus (or minus, for the other side) the chance that the player to move can sweep
-//! the table: that a hand of the deal's size drawn from the cards the deciding seat has not seen
-//! holds a card that takes it all (exact at a round's end, an approximation at the 4-player ply
-//! limit, where that player still holds part of a hand). A hand that ends inside the horizon is
+//! the table, weighted ([`default_sweep_weight`]): that a hand of the deal's size drawn from the
+//! cards the deciding seat has not seen holds a card that takes it all (exact at a round's end,
+//! an approximation at the 4-player ply limit, where that player still holds part of a hand). A hand that ends inside the horizon is
 //! scored exactly, so the last round of a 2-player hand, where nothing is hidden, is solved
 //! exactly.
 
@@ -49,6 +49,28 @@ pub(crate) struct RoundSearch {
     /// The fitted tables of the rules searched, under [`Evaluation::Fitted`] (none: the rules
     /// have no tables, and the horizon is valued as under [`Evaluation::Equity`]).
     tables: Option<Tables>,
+    /// The weight of the sweep chance at the horizon, if set ([`RoundSearch::set_sweep_weight`];
+    /// otherwise [`default_sweep_weight`]).
+    sweep_weight: Option<f32>,
+    /// The weight of the decision being searched.
+    weight: f32,
+}
+
+/// The weight of the sweep chance at the fitted evaluation's horizon with 2 players: chosen by
+/// play (head to head against weight 1, docs/performance.md), not fitted. The chance itself is
+/// calibrated: in `expert`'s hands the leader's sweeps after a deal rise by 0.99 a unit of it.
+pub const FITTED_SWEEP_WEIGHT: f32 = 0.5;
+
+/// The weight of the sweep chance at the horizon when none is set: [`FITTED_SWEEP_WEIGHT`]
+/// under [`Evaluation::Fitted`] with 2 players, 1 otherwise (the hand-made evaluation, as the
+/// expert and `cf.analyze` value it, and the 4-player ply limit, where the chance is an
+/// approximation and no other weight was measured).
+pub fn default_sweep_weight(rules: &Rules, evaluation: Evaluation) -> f32 {
+    if evaluation == Evaluation::Fitted && rules.num_players() == 2 {
+        FITTED_SWEEP_WEIGHT
+    } else {
+        1.0
+    }
 }
 
 /// How the round search values the piles at its horizon.
@@ -64,12 +86,14 @@ pub enum Evaluation {
 }
 
 impl RoundSearch {
-    /// A search valuing its horizon by `evaluation`.
-    pub(crate) fn with_evaluation(evaluation: Evaluation) -> RoundSearch {
-        RoundSearch {
-            evaluation,
-            ..RoundSearch::default()
-        }
+    /// Values the horizon by `evaluation`.
+    pub(crate) fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+    }
+
+    /// Weighs the sweep chance at the horizon by `weight` instead of [`default_sweep_weight`].
+    pub(crate) fn set_sweep_weight(&mut self, weight: f32) {
+        self.sweep_weight = Some(weight);
     }
 
     /// Positions visited so far.
@@ -95,6 +119,9 @@ impl RoundSearch {
             Evaluation::Equity => None,
             Evaluation::Fitted => tables_for(rules),
         };
+        self.weight = self
+            .sweep_weight
+            .unwrap_or_else(|| default_sweep_weight(rules, self.evaluation));
         let at = At {
             left: plays_left_in_round(state),
             plays: 0,
@@ -186,7 +213,7 @@ impl RoundSearch {
     /// A position at the horizon, for `me`: sweeps and declarations so far, the expected
     /// category points of the piles, and the chance that the player to move sweeps the table
     /// (holding, in a fresh hand drawn from the cards the deciding seat has not seen, a card
-    /// that takes it all).
+    /// that takes it all), times the search's sweep weight.
     fn horizon_value(&self, rules: &Rules, state: &State, me: usize) -> f32 {
         let diff = |x: [u8; 2]| f32::from(x[me]) - f32::from(x[1 - me]);
         let piles = match &self.tables {
@@ -205,11 +232,12 @@ impl RoundSearch {
             return v;
         };
         let pool = self.unseen - table - state.pile(0) - state.pile(1);
-        let p = chance_of_one(
-            pool.len(),
-            count_of_value(rules, pool, value),
-            u32::from(rules.hand_size()),
-        );
+        let p = self.weight
+            * chance_of_one(
+                pool.len(),
+                count_of_value(rules, pool, value),
+                u32::from(rules.hand_size()),
+            );
         if Rules::side(seat) == me {
             v + p
         } else {
@@ -334,7 +362,8 @@ mod tests {
             .iter()
             .flat_map(|r| [Evaluation::Equity, Evaluation::Fitted].map(|e| (r, e)))
         {
-            let mut search = RoundSearch::with_evaluation(evaluation);
+            let mut search = RoundSearch::default();
+            search.set_evaluation(evaluation);
             for _ in 0..60 {
                 let left = 4 + rng.below(32) as u32;
                 let Some(state) = random_position(rules, left, &mut rng) else {
@@ -355,6 +384,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_sweep_weight_scales_the_sweep_chance_alone() {
+        // The round's last play (one card in the hands, a later deal in the stock): every move
+        // ends at the horizon, and its value is linear in the weight of the leader's chance.
+        let mut rng = Rng::new(11);
+        let (mut moves, mut values) = (Vec::new(), [Vec::new(), Vec::new(), Vec::new()]);
+        let mut weighed = 0;
+        for rules in variants().iter().filter(|r| r.num_players() == 2) {
+            for evaluation in [Evaluation::Equity, Evaluation::Fitted] {
+                for _ in 0..100 {
+                    let left = 1 + 6 * (1 + rng.below(4) as u32);
+                    let Some(state) = random_position(rules, left, &mut rng) else {
+                        continue;
+                    };
+                    state.legal_moves(rules, &mut moves);
+                    if moves.iter().any(|m| m.kind() != MoveKind::Play) {
+                        // A renuncio claim plays no card: the search goes on past it.
+                        continue;
+                    }
+                    for (out, weight) in values.iter_mut().zip([0.0, 1.0, 0.5]) {
+                        let mut search = RoundSearch::default();
+                        search.set_evaluation(evaluation);
+                        search.set_sweep_weight(weight);
+                        search.move_values(rules, &state, &moves, out);
+                    }
+                    let [none, full, half] = &values;
+                    for ((&none, &full), &half) in none.iter().zip(full).zip(half) {
+                        assert!((half - none - 0.5 * (full - none)).abs() < 1e-5);
+                        weighed += usize::from(full != none);
+                    }
+                }
+            }
+        }
+        assert!(weighed > 100, "only {weighed} moves left a sweep chance");
+        let fitted =
+            |g, p| default_sweep_weight(&Rules::profile(g, p).unwrap(), Evaluation::Fitted);
+        assert_eq!(fitted(Game::Chkobba, 2), FITTED_SWEEP_WEIGHT);
+        assert_eq!(fitted(Game::Scopa, 4), 1.0);
+        let equity = Rules::profile(Game::Escoba, 2).unwrap();
+        assert_eq!(default_sweep_weight(&equity, Evaluation::Equity), 1.0);
     }
 
     #[test]

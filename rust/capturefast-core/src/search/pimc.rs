@@ -70,7 +70,16 @@ impl PimcBot {
     /// Values the piles at the round search's horizon by `evaluation` (the default:
     /// [`Evaluation::Equity`]).
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> PimcBot {
-        self.round = RoundSearch::with_evaluation(evaluation);
+        self.round.set_evaluation(evaluation);
+        self
+    }
+
+    /// Weighs the chance that the next round's leader sweeps the table, at the round search's
+    /// horizon, by `weight` (the default:
+    /// [`default_sweep_weight`](crate::search::horizon::default_sweep_weight), 0.5 under
+    /// [`Evaluation::Fitted`] with 2 players, else 1).
+    pub fn with_sweep_weight(mut self, weight: f32) -> PimcBot {
+        self.round.set_sweep_weight(weight);
         self
     }
 
