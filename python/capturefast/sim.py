@@ -25,7 +25,9 @@ Bots:
     tables fitted from the engine's own hands), ``pimc:infer=off`` (draw worlds uniformly instead of
     weighing them by the others' moves this round), ``pimc:endgame=round`` (search the
     second-to-last round of a 2-player hand to the round's end instead of solving it to the
-    hand's end), ``ismcts:iterations=1000``, and ``ms=T``
+    hand's end), ``pimc:sweep=1`` (weigh the next leader's chance to sweep, at the round's end,
+    by 1 instead of 0.5: the default with the fitted tables and 2 players),
+    ``ismcts:iterations=1000``, and ``ms=T``
     for either, a time limit per decision that makes the run depend on the machine), or any
     Python object with a ``choose(view)`` method. That method is passed the seat's `View`
     (what the seat may see, with ``legal_moves()``), never the full state, and returns one of

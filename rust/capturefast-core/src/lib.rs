@@ -44,7 +44,7 @@ pub use play::bots::{Bot, BotKind};
 pub use play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 pub use play::greedy::GreedyBot;
 pub use search::analysis::{Horizon, analyze, analyze_informed, analyze_to};
-pub use search::horizon::{Evaluation, FITTED_SWEEP_WEIGHT, default_sweep_weight};
+pub use search::horizon::{Evaluation, FITTED_SWEEP_WEIGHT, default_sweep_weight, sweep_chance};
 pub use search::infer::{Inference, PlayModel};
 pub use search::ismcts::IsmctsBot;
 pub use search::pimc::PimcBot;

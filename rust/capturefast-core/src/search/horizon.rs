@@ -221,29 +221,35 @@ impl RoundSearch {
             Some(tables) => corrected_equity(rules, tables, &Leaf::of(state), me),
         };
         let v = diff(state.sweeps()) + diff(state.declared()) + piles;
-        let table = state.table();
         let Some(seat) = state.to_move() else {
             return v;
         };
-        if table.is_empty() || !sweep_scores(rules, state.cards_left()) {
-            return v;
-        }
-        let Some(value) = sweep_value(rules, rules.total(table)) else {
-            return v;
-        };
-        let pool = self.unseen - table - state.pile(0) - state.pile(1);
-        let p = self.weight
-            * chance_of_one(
-                pool.len(),
-                count_of_value(rules, pool, value),
-                u32::from(rules.hand_size()),
-            );
+        let pool = self.unseen - state.table() - state.pile(0) - state.pile(1);
+        let p = self.weight * sweep_chance(rules, state, pool);
         if Rules::side(seat) == me {
             v + p
         } else {
             v - p
         }
     }
+}
+
+/// The chance that the player to move in `state` sweeps the table with a card of a fresh hand
+/// of the deal's size drawn from `pool` (0 when the table is empty, or a sweep would not score
+/// or cannot be made by one card): the sweep term of the round search's horizon, unweighted.
+pub fn sweep_chance(rules: &Rules, state: &State, pool: CardSet) -> f32 {
+    let table = state.table();
+    if table.is_empty() || !sweep_scores(rules, state.cards_left()) {
+        return 0.0;
+    }
+    let Some(value) = sweep_value(rules, rules.total(table)) else {
+        return 0.0;
+    };
+    chance_of_one(
+        pool.len(),
+        count_of_value(rules, pool, value),
+        u32::from(rules.hand_size()),
+    )
 }
 
 /// The chance that `h` cards drawn from `u` hold at least one of `k` given cards.
