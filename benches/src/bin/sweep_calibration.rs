@@ -13,6 +13,9 @@
 //! chance. The pool of the chance is every card outside the table and the piles: the leader's
 //! view before its new hand is seen.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+
 use capturefast_core::{
     Bot, CardSet, ExpertBot, Game, LazyView, MoveKind, Rng, Rules, State, sweep_chance,
 };
@@ -70,6 +73,7 @@ fn main() {
         }
     };
     let mut moves = Vec::new();
+    let mut out = String::new();
     for game in GAMES {
         let rules = Rules::profile(game, 2).expect("standard profile");
         let mut fit = Fit::default();
@@ -104,19 +108,23 @@ fn main() {
             }
         }
         let slope = fit.slope();
-        println!(
+        let _ = writeln!(
+            out,
             "{game:?} 2 players: {hands} hands, {} deals; sweep margin = {:.3} + {slope:.3} x chance",
             fit.n,
             (fit.y - slope * fit.x) / fit.n,
         );
         for (i, &(sum, count)) in fit.tenths.iter().enumerate() {
             if count > 0 {
-                println!(
+                let _ = writeln!(
+                    out,
                     "  chance {:.1}: {count:>7} deals, mean margin {:+.3}",
                     i as f64 / 10.0,
                     sum / count as f64
                 );
             }
         }
+        let _ = std::io::stdout().write_all(out.as_bytes());
+        out.clear();
     }
 }
