@@ -1169,6 +1169,13 @@ impl Budget {
                         format!("{key} must be a whole number from 1 to {most}, got: {value}")
                     })
             };
+            let number = |most: f32| -> Result<f32, String> {
+                value
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|x| (0.0..=most).contains(x))
+                    .ok_or_else(|| format!("{key} must be a number from 0 to {most}, got: {value}"))
+            };
             match (kind, key) {
                 (BotKind::Pimc, "worlds") => b.worlds = count(MAX_WORLDS)?,
                 (BotKind::Pimc, "horizon") => {
@@ -1191,24 +1198,8 @@ impl Budget {
                 (BotKind::Pimc, "infer") => {
                     b.infer = named(key, value, &[("expert", true), ("off", false)])?;
                 }
-                (BotKind::Pimc, "beta") => {
-                    let beta = value
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|b| (0.0..=1000.0).contains(b));
-                    b.beta = Some(beta.ok_or_else(|| {
-                        format!("beta must be a number from 0 to 1000, got: {value}")
-                    })?);
-                }
-                (BotKind::Pimc, "sweep") => {
-                    let weight = value
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|w| (0.0..=10.0).contains(w));
-                    b.sweep = Some(weight.ok_or_else(|| {
-                        format!("sweep must be a number from 0 to 10, got: {value}")
-                    })?);
-                }
+                (BotKind::Pimc, "beta") => b.beta = Some(number(1000.0)?),
+                (BotKind::Pimc, "sweep") => b.sweep = Some(number(10.0)?),
                 (BotKind::Ismcts, "iterations") => b.iterations = count(MAX_ITERATIONS)?,
                 (BotKind::Pimc | BotKind::Ismcts, "ms") => {
                     b.limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
