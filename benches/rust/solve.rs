@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use capturefast_core::{
     Bot, EXPERT_MODEL_BETA, Evaluation, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move,
-    PimcBot, Rng, Rules, Solver, State,
+    PimcBot, Rng, Rules, SearchModel, Solver, State,
 };
 use criterion::{BenchmarkId, Criterion, Throughput};
 
@@ -216,9 +216,10 @@ fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
     }
 }
 
-/// For every game and player count, the mean told decision of the registry's `pimc` and of
-/// the uniform player (`pimc:infer=off,eval=equity,endgame=round`), and their ratio: the
-/// uniform worlds that take `pimc`'s time, for tournaments at equal time a move. The two bots
+/// For every game and player count, the mean told decision of the registry's `pimc`, of
+/// `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round`),
+/// and the ratios of the first two to the third: the uniform worlds that take their time, for
+/// tournaments at equal time a move. The two bots
 /// alternate over [`ROUNDS`] plays of the same hands (the bots are deterministic, so every
 /// round makes the same decisions), and each decision counts its fastest round.
 fn told_ratios() {
@@ -226,33 +227,36 @@ fn told_ratios() {
     for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
         for players in [2, 4] {
             let rules = Rules::profile(game, players).expect("standard profile");
-            let mut fastest: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+            let mut fastest: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
             for _ in 0..ROUNDS {
-                for (i, pimc) in [false, true].into_iter().enumerate() {
-                    let mut bot = if pimc {
-                        told_bot(true, Evaluation::Fitted, true)
-                    } else {
-                        told_bot(false, Evaluation::Equity, false)
+                for (i, times_of) in fastest.iter_mut().enumerate() {
+                    let mut bot = match i {
+                        0 => told_bot(false, Evaluation::Equity, false),
+                        1 => told_bot(true, Evaluation::Fitted, true),
+                        _ => told_bot(false, Evaluation::Fitted, true)
+                            .with_inference(Box::new(SearchModel::new(EXPERT_MODEL_BETA, SEED))),
                     };
                     let (times, _) = time_told_hands(&rules, &mut bot, TOLD_HANDS);
-                    if fastest[i].is_empty() {
-                        fastest[i] = times;
+                    if times_of.is_empty() {
+                        *times_of = times;
                     } else {
-                        for (best, t) in fastest[i].iter_mut().zip(times) {
+                        for (best, t) in times_of.iter_mut().zip(times) {
                             *best = best.min(t);
                         }
                     }
                 }
             }
             let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
-            let (uniform, pimc) = (mean(&fastest[0]), mean(&fastest[1]));
+            let [uniform, pimc, search] = fastest.each_ref().map(|t| mean(t));
             eprintln!(
                 "{game:?} {players} players: n={:<5} uniform mean {:>8.1} us  pimc mean {:>8.1} us  \
-                 ratio {:.2}",
+                 ratio {:.2}  infer=search mean {:>8.1} us  ratio {:.2}",
                 fastest[1].len(),
                 uniform * 1e6,
                 pimc * 1e6,
                 pimc / uniform,
+                search * 1e6,
+                search / uniform,
             );
         }
     }

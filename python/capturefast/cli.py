@@ -420,7 +420,7 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     s.epilog = (
         f"bots: {names}; also pimc and ismcts (milliseconds a move), optionally with a "
         "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, pimc:eval=equity, pimc:infer=off, "
-        "pimc:endgame=round, pimc:sweep=1, ismcts:iterations=1000,ms=50"
+        "pimc:infer=search, pimc:endgame=round, pimc:sweep=1, ismcts:iterations=1000,ms=50"
     )
 
 

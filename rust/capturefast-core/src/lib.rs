@@ -45,7 +45,7 @@ pub use play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 pub use play::greedy::GreedyBot;
 pub use search::analysis::{Horizon, analyze, analyze_informed, analyze_to};
 pub use search::horizon::{Evaluation, FITTED_SWEEP_WEIGHT, default_sweep_weight, sweep_chance};
-pub use search::infer::{Inference, PlayModel};
+pub use search::infer::{Inference, PlayModel, SEARCH_MODEL_WORLDS, SearchModel};
 pub use search::ismcts::IsmctsBot;
 pub use search::pimc::PimcBot;
 pub use search::solver::{Solution, Solver, solver_shortcuts_exact};

@@ -1,11 +1,12 @@
 //! Inference from the others' play (`search::infer`): the true position is never ruled out, a
 //! round told only in part makes no inference, Cirulla's declarations rule out the hands that
-//! contradict them, and a trail beside a capture the player passed up makes the card that
-//! would have taken it less likely in their hand.
+//! contradict them, a trail beside a capture the player passed up makes the card that would
+//! have taken it less likely in their hand (under either model), and the search's model is a
+//! distribution over the legal moves.
 
 use capturefast_core::{
-    Bot, BotKind, CardSet, ExpertModel, Game, Inference, Move, MoveKind, Phase, Position, Rng,
-    Rules, State, determinize,
+    Bot, BotKind, CardSet, ExpertModel, Game, Inference, Move, MoveKind, Phase, PlayModel,
+    Position, Rng, Rules, SearchModel, State, determinize,
 };
 
 mod common;
@@ -184,6 +185,12 @@ fn declarations_rule_out_the_hands_that_contradict_them() {
 /// none.
 #[test]
 fn a_capture_passed_up_makes_its_card_less_likely() {
+    a_capture_passed_up_under(&mut || Box::new(ExpertModel::new(4.0)));
+    a_capture_passed_up_under(&mut || Box::new(SearchModel::new(4.0, 3)));
+}
+
+/// The 2 trailed beside a 7 that a 7 would take, under the model `model` makes.
+fn a_capture_passed_up_under(model: &mut dyn FnMut() -> Box<dyn PlayModel>) {
     let rules = Rules::profile(Game::Scopa, 2).unwrap();
     let hands = [set(&["AD", "4D", "KD"]), set(&["2C", "9C", "5H"])];
     let table = set(&["7S", "3H", "QS", "JH"]);
@@ -205,7 +212,7 @@ fn a_capture_passed_up_makes_its_card_less_likely() {
         seed: 1,
     };
     let mut state = State::from_position(&rules, &p).unwrap();
-    let mut inf = Inference::new(Box::new(ExpertModel::new(4.0)));
+    let mut inf = Inference::new(model());
     let mut legal = Vec::new();
     state.legal_moves(&rules, &mut legal);
     let trail = *legal.iter().find(|m| m.card() == c("2C")).unwrap();
@@ -230,6 +237,51 @@ fn a_capture_passed_up_makes_its_card_less_likely() {
     let (a, b) = (with.0 / f64::from(with.1), without.0 / f64::from(without.1));
     assert!(with.1 > 100 && without.1 > 100);
     assert!(a < 0.5 * b, "mean weight with a 7: {a}, without: {b}");
+}
+
+/// The search's model gives the legal moves of every decision of expert hands chances that sum
+/// to 1 (each from the same draws: a fresh model of one seed per move), each in (0, 1]; a move
+/// not among them has none; and with `beta = 0` the play is uniform.
+#[test]
+fn the_search_model_is_a_distribution_over_the_legal_moves() {
+    for rules in [Game::Scopa, Game::Escoba, Game::Chkobba]
+        .into_iter()
+        .flat_map(|g| [2, 4].map(|n| Rules::profile(g, n).unwrap()))
+    {
+        let mut moves: Vec<Move> = Vec::new();
+        let mut decisions = 0;
+        for seed in 0..3u64 {
+            let mut state = State::new(&rules, seed);
+            let mut bot = BotKind::Expert.build(seed);
+            while !state.hand_over() {
+                state.legal_moves(&rules, &mut moves);
+                let seat = state.to_move().unwrap();
+                let view = state.view(seat);
+                if state.phase() == Phase::Play && moves.len() > 1 && decisions < 40 {
+                    decisions += 1;
+                    let chance = |beta: f32, mv: Move| {
+                        SearchModel::new(beta, seed).likelihood(&rules, &view, &moves, mv)
+                    };
+                    let all: Vec<f64> = moves.iter().map(|&m| chance(8.0, m)).collect();
+                    let total: f64 = all.iter().sum();
+                    assert!((total - 1.0).abs() < 1e-5, "{total} over {moves:?}");
+                    assert!(all.iter().all(|&p| p > 0.0 && p <= 1.0), "{all:?}");
+                    let uniform = 1.0 / moves.len() as f64;
+                    assert!((chance(0.0, moves[0]) - uniform).abs() < 1e-6);
+                    // A card the mover does not hold.
+                    let other = (0..40u8)
+                        .filter_map(capturefast_core::Card::new)
+                        .find(|&x| !view.hand.contains(x))
+                        .map(|x| Move::play(x, CardSet::EMPTY))
+                        .unwrap();
+                    assert!(chance(8.0, other) == 0.0, "a move not legal has a chance");
+                }
+                let mv = bot.choose(&rules, &capturefast_core::LazyView::from(&view), &moves);
+                state.apply_unchecked(&rules, mv);
+            }
+        }
+        assert!(decisions > 20, "{decisions} decisions");
+    }
 }
 
 /// `analyze_informed` is `analyze_to` when the inference has nothing to go on (a round told in

@@ -45,6 +45,7 @@ use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
 use crate::play::expert::{EXPERT_MODEL_BETA, ExpertModel};
 use crate::search::analysis::Horizon;
 use crate::search::horizon::Evaluation;
+use crate::search::infer::SearchModel;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
 
@@ -184,7 +185,8 @@ impl Player {
     /// horizon valued by the hand-made equity instead of the fitted tables, `eval::fitted`,
     /// `eval=fitted`, the default), `pimc:infer=off` (worlds drawn uniformly, not weighed by the others'
     /// moves this round: `infer=expert`, the default, with `beta=8`, the softening of
-    /// [`ExpertModel`]), `pimc:sweep=1` (the weight of the next leader's sweep chance at the
+    /// [`ExpertModel`]; `infer=search` weighs them by the round search's own values of those
+    /// moves, [`SearchModel`], several times slower), `pimc:sweep=1` (the weight of the next leader's sweep chance at the
     /// round search's horizon; the default is
     /// [`default_sweep_weight`](crate::search::horizon::default_sweep_weight)), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
@@ -197,9 +199,6 @@ impl Player {
         let kind = BotKind::from_name(name.trim())?;
         let b = Budget::read(kind, budget)
             .map_err(|why| Error::Variant(format!("bot `{spec}`: {why}")))?;
-        let model = b
-            .infer
-            .then(|| ExpertModel::new(b.beta.unwrap_or(EXPERT_MODEL_BETA)));
         let make = move |seed| -> Box<dyn Bot> {
             match (kind, b.limit) {
                 (BotKind::Pimc, _) => {
@@ -212,8 +211,18 @@ impl Player {
                     if let Some(w) = b.sweep {
                         bot = bot.with_sweep_weight(w);
                     }
-                    if let Some(m) = model {
-                        bot = bot.with_inference(Box::new(m));
+                    let beta = b.beta.unwrap_or(EXPERT_MODEL_BETA);
+                    match b.infer {
+                        Infer::Off => {}
+                        Infer::Expert => bot = bot.with_inference(Box::new(ExpertModel::new(beta))),
+                        Infer::Search => {
+                            let mut model = SearchModel::new(beta, seed ^ SEARCH_MODEL_SALT)
+                                .with_evaluation(b.evaluation);
+                            if let Some(w) = b.sweep {
+                                model = model.with_sweep_weight(w);
+                            }
+                            bot = bot.with_inference(Box::new(model));
+                        }
                     }
                     Box::new(bot)
                 }
@@ -1117,6 +1126,18 @@ fn run_threads(
     })
 }
 
+/// What a `pimc:infer=search` bot's model draws its worlds from, beside the bot's seed (the
+/// model's draws are its own, apart from the bot's).
+const SEARCH_MODEL_SALT: u64 = 0x5EA7_C40D_E15E_A7C4;
+
+/// The model `pimc` weighs its worlds by (`infer=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Infer {
+    Off,
+    Expert,
+    Search,
+}
+
 /// A search bot's budget as read from its spec, each key at most once.
 #[derive(Clone, Copy)]
 struct Budget {
@@ -1125,7 +1146,7 @@ struct Budget {
     horizon: Horizon,
     limit: Option<Duration>,
     evaluation: Evaluation,
-    infer: bool,
+    infer: Infer,
     beta: Option<f32>,
     endgame: Option<bool>,
     sweep: Option<f32>,
@@ -1143,7 +1164,7 @@ impl Budget {
             horizon: Horizon::Round,
             limit: None,
             evaluation: Evaluation::Fitted,
-            infer: true,
+            infer: Infer::Expert,
             beta: None,
             endgame: None,
             sweep: None,
@@ -1196,7 +1217,12 @@ impl Budget {
                     b.endgame = Some(named(key, value, &[("solve", true), ("round", false)])?);
                 }
                 (BotKind::Pimc, "infer") => {
-                    b.infer = named(key, value, &[("expert", true), ("off", false)])?;
+                    let names = [
+                        ("expert", Infer::Expert),
+                        ("search", Infer::Search),
+                        ("off", Infer::Off),
+                    ];
+                    b.infer = named(key, value, &names)?;
                 }
                 (BotKind::Pimc, "beta") => b.beta = Some(number(1000.0)?),
                 (BotKind::Pimc, "sweep") => b.sweep = Some(number(10.0)?),
@@ -1223,8 +1249,11 @@ impl Budget {
         if b.sweep.is_some() && b.horizon == Horizon::Hand {
             return Err("sweep weighs the round search's horizon, not horizon=hand".to_string());
         }
-        if b.beta.is_some() && !b.infer {
-            return Err("beta is the softening of infer=expert, not of infer=off".to_string());
+        if b.beta.is_some() && b.infer == Infer::Off {
+            return Err(
+                "beta is the softening of infer=expert or infer=search, not of infer=off"
+                    .to_string(),
+            );
         }
         Ok(b)
     }
@@ -1642,6 +1671,8 @@ mod tests {
             "pimc:worlds=5,eval=equity",
             "pimc:sweep=1",
             "pimc:eval=equity,sweep=0.5",
+            "pimc:infer=search",
+            "pimc:infer=search,beta=4",
             "ismcts:iterations=10,ms=5",
         ] {
             assert_eq!(Player::parse(&format!(" {spec} ")).unwrap().name(), spec);
@@ -1667,14 +1698,17 @@ mod tests {
                 "pimc:iterations=3",
                 "unknown budget iterations (pimc takes worlds, horizon, endgame, eval, infer, beta, sweep, ms)",
             ),
-            ("pimc:infer=bridge", "infer is expert or off, got: bridge"),
+            (
+                "pimc:infer=bridge",
+                "infer is expert or search or off, got: bridge",
+            ),
             (
                 "pimc:beta=-1",
                 "beta must be a number from 0 to 1000, got: -1",
             ),
             (
                 "pimc:infer=off,beta=2",
-                "beta is the softening of infer=expert, not of infer=off",
+                "beta is the softening of infer=expert or infer=search, not of infer=off",
             ),
             (
                 "pimc:eval=learned",
@@ -1739,6 +1773,14 @@ mod tests {
                     .with_inference(Box::new(ExpertModel::new(3.0))),
             ),
             Box::new(PimcBot::new(2, 1).with_endgame(false)),
+            Box::new(
+                PimcBot::new(2, 1)
+                    .with_evaluation(Evaluation::Fitted)
+                    .with_inference(Box::new(
+                        SearchModel::new(EXPERT_MODEL_BETA, 1 ^ SEARCH_MODEL_SALT)
+                            .with_evaluation(Evaluation::Fitted),
+                    )),
+            ),
             // The registry's `pimc` is the parsed default budget.
             BotKind::Pimc.build(1),
         ];
@@ -1749,6 +1791,7 @@ mod tests {
             "ismcts:iterations=25",
             "pimc:worlds=2,beta=3",
             "pimc:worlds=2,eval=equity,infer=off,endgame=round",
+            "pimc:worlds=2,infer=search",
             "pimc:worlds=100,eval=fitted,infer=expert,beta=8,endgame=solve",
         ]
         .iter()

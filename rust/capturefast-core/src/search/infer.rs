@@ -1,13 +1,14 @@
 //! Inference from the others' play: how likely a sampled world is, given the moves the other
 //! seats made this round and the declarations they scored at its deal.
 //!
-//! [`determinize`](crate::determinize) draws every world consistent with the cards a seat has
-//! seen with the same chance. But a player who trailed a 2 while a 7 lay on the table probably
-//! held no 7, and a Cirulla player who scored a declaration holds (or held) the cards that make
-//! it. [`Inference`] keeps the moves of the current round (told of each by
+//! [`determinize`] draws every world consistent with the cards a seat has seen with the same
+//! chance. But a player who trailed a 2 while a 7 lay on the table probably held no 7, and a
+//! Cirulla player who scored a declaration holds (or held) the cards that make it.
+//! [`Inference`] keeps the moves of the current round (told of each by
 //! [`Inference::observe`]) and weighs a world by the product, over the other seats' moves, of the
 //! chance that a player holding that world's cards plays the move they played, under a
-//! [`PlayModel`]. A world whose hands contradict a declaration weighs nothing.
+//! [`PlayModel`] (the softened expert, `ExpertModel`, or the round search's own values,
+//! [`SearchModel`]). A world whose hands contradict a declaration weighs nothing.
 //!
 //! Only the current round matters: the cards of an earlier round were all played, so how they
 //! were played says nothing about the cards dealt since.
@@ -17,9 +18,12 @@ use std::fmt::Debug;
 
 use crate::game::action::{Move, MoveKind};
 use crate::game::cardset::CardSet;
+use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::{Phase, State};
 use crate::game::view::View;
+use crate::game::world::determinize;
+use crate::search::horizon::{Evaluation, RoundSearch};
 
 /// How a player chooses, as a chance per legal move: the model of the other seats' play that
 /// [`Inference`] weighs worlds by.
@@ -216,6 +220,82 @@ impl Inference {
             }
         }
         w
+    }
+}
+
+/// Worlds a [`SearchModel`] draws from the mover's view for each hand it values.
+pub const SEARCH_MODEL_WORLDS: u32 = 8;
+
+/// The others' play as the round search sees it: each legal move of the mover is valued by the
+/// round search `pimc` itself runs (`search::horizon`), averaged over [`SEARCH_MODEL_WORLDS`]
+/// worlds drawn from the mover's view (so the observer's own hand is drawn, as the mover would
+/// guess it, never read), and played with a chance proportional to `exp(beta * mean value)`,
+/// the value in points. The model of `pimc:infer=search`; it costs several times
+/// [`ExpertModel`](crate::ExpertModel)'s one-ply valuation.
+#[derive(Debug)]
+pub struct SearchModel {
+    beta: f32,
+    rng: Rng,
+    round: RoundSearch,
+    values: Vec<f32>,
+    sums: Vec<f32>,
+}
+
+impl SearchModel {
+    /// The model with inverse temperature `beta` per point, drawing its worlds from `seed`,
+    /// valuing the horizon by the fitted tables (as `pimc` does by default).
+    pub fn new(beta: f32, seed: u64) -> SearchModel {
+        SearchModel {
+            beta,
+            rng: Rng::new(seed),
+            round: RoundSearch::default(),
+            values: Vec::new(),
+            sums: Vec::new(),
+        }
+        .with_evaluation(Evaluation::Fitted)
+    }
+
+    /// Values the round search's horizon by `evaluation`.
+    pub fn with_evaluation(mut self, evaluation: Evaluation) -> SearchModel {
+        self.round.set_evaluation(evaluation);
+        self
+    }
+
+    /// Weighs the next leader's sweep chance at the horizon by `weight` (see
+    /// [`PimcBot::with_sweep_weight`](crate::PimcBot::with_sweep_weight)).
+    pub fn with_sweep_weight(mut self, weight: f32) -> SearchModel {
+        self.round.set_sweep_weight(weight);
+        self
+    }
+}
+
+impl PlayModel for SearchModel {
+    fn likelihood(&mut self, rules: &Rules, view: &View, legal: &[Move], played: Move) -> f64 {
+        let Some(i) = legal.iter().position(|&m| m == played) else {
+            return 0.0;
+        };
+        self.sums.clear();
+        self.sums.resize(legal.len(), 0.0);
+        let mut drawn = 0u32;
+        for _ in 0..SEARCH_MODEL_WORLDS {
+            // The mover's view always has a world (it is the mover's turn); if not, no draw.
+            let Ok(world) = determinize(rules, view, &mut self.rng) else {
+                break;
+            };
+            self.round
+                .move_values(rules, &world, legal, &mut self.values);
+            for (s, &v) in self.sums.iter_mut().zip(&self.values) {
+                *s += v;
+            }
+            drawn += 1;
+        }
+        if drawn == 0 {
+            return 1.0;
+        }
+        let k = self.beta / drawn as f32;
+        let top = self.sums.iter().copied().fold(f32::MIN, f32::max);
+        let total: f32 = self.sums.iter().map(|&v| (k * (v - top)).exp()).sum();
+        f64::from((k * (self.sums[i] - top)).exp() / total)
     }
 }
 
