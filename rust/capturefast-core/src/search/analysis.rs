@@ -152,7 +152,9 @@ pub(crate) const DRAWS_PER_WORLD: u32 = 3;
 /// With `weigh`, [`DRAWS_PER_WORLD`] times as many worlds are drawn and weighed, and `worlds`
 /// of them are resampled in proportion to their weights (systematic resampling): a world picked
 /// `k` times is searched once and counted `k` times, one that weighs nothing is never searched.
-/// If no world drawn weighs anything, the worlds are drawn and summed unweighted.
+/// If no world drawn weighs anything, the worlds are drawn and summed unweighted. Under a
+/// `limit`, the draws stop once half of it has passed (after one that weighs), and the worlds
+/// are resampled from those drawn.
 pub(crate) fn world_sums(
     rules: &Rules,
     view: &View,
@@ -179,6 +181,11 @@ pub(crate) fn world_sums(
         let mut drawn = Vec::with_capacity(n_draws as usize);
         let mut total = 0.0;
         for _ in 0..n_draws {
+            // Under a time limit the weighing takes at most half of it (a costly model, such
+            // as the round search's, could otherwise take it all), once some world weighs.
+            if total > 0.0 && limit.is_some_and(|limit| start.elapsed() >= limit / 2) {
+                break;
+            }
             let world = determinize(rules, view, &mut rng)?;
             let w = weigh(&world);
             total += w;
@@ -308,4 +315,46 @@ pub fn analyze_position(
             .collect(),
         exact: is_open(&view),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::Game;
+
+    #[test]
+    fn a_time_limit_also_bounds_the_weighing() {
+        // A limit already passed: the draws stop at the first that weighs, and that world is
+        // the one searched, counted for them all. Without a limit every draw is weighed.
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let view = State::new(&rules, 3).view(0);
+        for (limit, weighed, searched) in [
+            (Some(Duration::ZERO), 2, 1),
+            (None, 10 * DRAWS_PER_WORLD, 10),
+        ] {
+            let mut calls = 0;
+            // The first draw weighs nothing: the weighing goes on to the second.
+            let mut weigh = |_: &State| {
+                calls += 1;
+                if calls == 1 { 0.0 } else { 1.0 }
+            };
+            let mut values = 0;
+            let sums = world_sums(
+                &rules,
+                &view,
+                10,
+                7,
+                limit,
+                Some(&mut weigh),
+                &mut |_, moves, out| {
+                    values += 1;
+                    out.clear();
+                    out.resize(moves.len(), 0.0);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!((calls, values, sums.worlds), (weighed, searched, 10));
+        }
+    }
 }

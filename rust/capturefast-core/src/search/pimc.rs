@@ -113,7 +113,8 @@ impl PimcBot {
     }
 
     /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
-    /// least one is searched). A time limit makes the choices depend on the machine's speed.
+    /// least one is searched); with inference, the weighing of the drawn worlds stops at half
+    /// of `limit`. A time limit makes the choices depend on the machine's speed.
     pub fn with_time_limit(mut self, limit: Duration) -> PimcBot {
         self.time_limit = Some(limit);
         self
