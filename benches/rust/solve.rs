@@ -28,7 +28,7 @@
 //! `SOLVE_BENCH_TIMING_ONLY=1` to print the timing table and stop.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use capturefast_core::{
     Bot, EXPERT_MODEL_BETA, Evaluation, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move,
@@ -202,6 +202,7 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
         );
     }
     told_ratios();
+    told_time_limit();
 }
 
 /// A 100-world round-horizon [`PimcBot`] with the given inference, evaluation and endgame.
@@ -216,7 +217,8 @@ fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
     }
 }
 
-/// For every game and player count, the mean told decision of the registry's `pimc`, of
+/// For every game and player count, the mean told decision of the registry's `pimc` (and its
+/// 99th percentile), of
 /// `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round`),
 /// and the ratios of the first two to the third: the uniform worlds that take their time, for
 /// tournaments at equal time a move. The two bots
@@ -248,18 +250,36 @@ fn told_ratios() {
             }
             let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
             let [uniform, pimc, search] = fastest.each_ref().map(|t| mean(t));
+            let (_, pimc_p99, _) = percentiles(&mut fastest[1]);
             eprintln!(
                 "{game:?} {players} players: n={:<5} uniform mean {:>8.1} us  pimc mean {:>8.1} us  \
-                 ratio {:.2}  infer=search mean {:>8.1} us  ratio {:.2}",
+                 p99 {:>8.1} us  ratio {:.2}  infer=search mean {:>8.1} us  ratio {:.2}",
                 fastest[1].len(),
                 uniform * 1e6,
                 pimc * 1e6,
+                pimc_p99 * 1e6,
                 pimc / uniform,
                 search * 1e6,
                 search / uniform,
             );
         }
     }
+}
+
+/// The told decisions of `pimc:infer=search` under a time limit of 2 ms (2-player Chkobba),
+/// whose weighing alone can take several times that: the limit bounds the weighing to half of
+/// it and the searches to the rest, so the slowest decision is about the limit.
+fn told_time_limit() {
+    let rules = Rules::profile(Game::Chkobba, 2).expect("standard profile");
+    let mut bot = told_bot(false, Evaluation::Fitted, true)
+        .with_inference(Box::new(SearchModel::new(EXPERT_MODEL_BETA, SEED)))
+        .with_time_limit(Duration::from_millis(2));
+    let (mut times, nodes) = time_told_hands(&rules, &mut bot, TOLD_HANDS);
+    report(
+        "pimc 100w told, Chkobba, infer=search,ms=2",
+        &mut times,
+        &nodes,
+    );
 }
 
 /// Seconds and search nodes of every decision of `bot` in seat 0 of `hands` whole hands
