@@ -217,9 +217,14 @@ fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
     }
 }
 
+/// `pimc:infer=search`: the round search as the model of the others' play.
+fn search_bot() -> PimcBot {
+    told_bot(false, Evaluation::Fitted, true)
+        .with_inference(Box::new(SearchModel::new(EXPERT_MODEL_BETA, SEED)))
+}
+
 /// For every game and player count, the mean told decision of the registry's `pimc` (and its
-/// 99th percentile), of
-/// `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round`),
+/// 99th percentile), of `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round`),
 /// and the ratios of the first two to the third: the uniform worlds that take their time, for
 /// tournaments at equal time a move. The two bots
 /// alternate over [`ROUNDS`] plays of the same hands (the bots are deterministic, so every
@@ -235,8 +240,7 @@ fn told_ratios() {
                     let mut bot = match i {
                         0 => told_bot(false, Evaluation::Equity, false),
                         1 => told_bot(true, Evaluation::Fitted, true),
-                        _ => told_bot(false, Evaluation::Fitted, true)
-                            .with_inference(Box::new(SearchModel::new(EXPERT_MODEL_BETA, SEED))),
+                        _ => search_bot(),
                     };
                     let (times, _) = time_told_hands(&rules, &mut bot, TOLD_HANDS);
                     if times_of.is_empty() {
@@ -271,9 +275,7 @@ fn told_ratios() {
 /// it and the searches to the rest, so the slowest decision is about the limit.
 fn told_time_limit() {
     let rules = Rules::profile(Game::Chkobba, 2).expect("standard profile");
-    let mut bot = told_bot(false, Evaluation::Fitted, true)
-        .with_inference(Box::new(SearchModel::new(EXPERT_MODEL_BETA, SEED)))
-        .with_time_limit(Duration::from_millis(2));
+    let mut bot = search_bot().with_time_limit(Duration::from_millis(2));
     let (mut times, nodes) = time_told_hands(&rules, &mut bot, TOLD_HANDS);
     report(
         "pimc 100w told, Chkobba, infer=search,ms=2",

@@ -168,6 +168,8 @@ pub(crate) fn world_sums(
     let worlds = if open { 1 } else { worlds };
     let mut rng = Rng::new(seed);
     let start = Instant::now();
+    // Whether `1 / share` of the time limit has passed (never, without a limit).
+    let past = |share: u32| limit.is_some_and(|limit| start.elapsed() >= limit / share);
     let mut out = WorldSums {
         worlds: 0,
         moves: Vec::new(),
@@ -183,7 +185,7 @@ pub(crate) fn world_sums(
         for _ in 0..n_draws {
             // Under a time limit the weighing takes at most half of it (a costly model, such
             // as the round search's, could otherwise take it all), once some world weighs.
-            if total > 0.0 && limit.is_some_and(|limit| start.elapsed() >= limit / 2) {
+            if total > 0.0 && past(2) {
                 break;
             }
             let world = determinize(rules, view, &mut rng)?;
@@ -220,7 +222,7 @@ pub(crate) fn world_sums(
         picked.len() as u32
     };
     for w in 0..searched {
-        if w > 0 && limit.is_some_and(|limit| start.elapsed() >= limit) {
+        if w > 0 && past(1) {
             break;
         }
         let (world, count) = match picked.get(w as usize) {
