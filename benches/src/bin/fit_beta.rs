@@ -1,21 +1,27 @@
-//! How well the softened `expert` (`ExpertModel`, the model `pimc:infer=expert` weighs worlds
-//! by) predicts a bot's moves, for each softening `beta`: the mean log-likelihood per decision
-//! of the moves the bot played, the best `beta` marked.
+//! How well a model of play predicts a bot's moves, for each softening `beta`: the mean
+//! log-likelihood per decision of the moves the bot played, the best `beta` marked. The model
+//! is the softened `expert` (`ExpertModel`, what `pimc:infer=expert` weighs worlds by) or, with
+//! `--model search`, the round search's own values (`SearchModel`, `pimc:infer=search`).
 //!
 //! ```text
 //! cargo run --release -p capturefast-bench --bin fit_beta -- [--hands N] [--seed S] [--bot SPEC]
+//!     [--model expert|search] [--game scopa|escoba|chkobba]
 //! ```
 //!
-//! For each 2-player game, the bot `SPEC` (default `pimc`) plays both seats of `N` hands (default
-//! 1000) dealt from `Rng::derive(S, h)`, every bot told every move; each decision of the play
-//! with more than one legal move is scored under the model from the mover's own view. One
+//! For each 2-player game (or the one named), the bot `SPEC` (default `pimc`) plays both seats
+//! of `N` hands (default 1000) dealt from `Rng::derive(S, h)`, every bot told every move; each
+//! decision of the play with more than one legal move that hides something (not a 2-player
+//! last round, where inference weighs no world: `is_open`) is scored under the model from the
+//! mover's own view (the search model drawing its worlds from a seed of the hand's). One
 //! thread, deterministic.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 
 use capturefast_core::play::sim::Player;
-use capturefast_core::{ExpertModel, Game, LazyView, Move, Phase, PlayModel, Rng, Rules, State};
+use capturefast_core::{
+    ExpertModel, Game, LazyView, Move, Phase, PlayModel, Rng, Rules, SearchModel, State, is_open,
+};
 
 const GAMES: [Game; 3] = [Game::Scopa, Game::Escoba, Game::Chkobba];
 const BETAS: [f32; 10] = [1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0];
@@ -24,6 +30,9 @@ struct Args {
     hands: u64,
     seed: u64,
     bot: String,
+    /// The search model (`--model search`) instead of the softened expert.
+    search: bool,
+    games: Vec<Game>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -31,6 +40,8 @@ fn parse_args() -> Result<Args, String> {
         hands: 1000,
         seed: 1,
         bot: "pimc".to_string(),
+        search: false,
+        games: GAMES.to_vec(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -39,6 +50,20 @@ fn parse_args() -> Result<Args, String> {
             "--hands" => a.hands = value.parse().map_err(|_| format!("bad --hands: {value}"))?,
             "--seed" => a.seed = value.parse().map_err(|_| format!("bad --seed: {value}"))?,
             "--bot" => a.bot = value,
+            "--model" => {
+                a.search = match value.as_str() {
+                    "expert" => false,
+                    "search" => true,
+                    _ => return Err(format!("bad --model (expert or search): {value}")),
+                }
+            }
+            "--game" => {
+                let game = GAMES
+                    .into_iter()
+                    .find(|g| format!("{g:?}").eq_ignore_ascii_case(&value))
+                    .ok_or_else(|| format!("bad --game (scopa, escoba or chkobba): {value}"))?;
+                a.games = vec![game];
+            }
             _ => return Err(format!("unknown flag: {flag}")),
         }
     }
@@ -63,9 +88,16 @@ fn main() {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "mean log-likelihood per decision of `{}`'s moves under the softened expert, {} hands \
-         of each 2-player game, seed {}",
-        args.bot, args.hands, args.seed
+        "mean log-likelihood per decision of `{}`'s moves under {}, {} hands of each 2-player \
+         game, seed {}",
+        args.bot,
+        if args.search {
+            "the search model"
+        } else {
+            "the softened expert"
+        },
+        args.hands,
+        args.seed
     );
     let _ = write!(out, "{:8} {:>9}", "game", "decisions");
     for b in BETAS {
@@ -73,7 +105,7 @@ fn main() {
     }
     let _ = writeln!(out, " {:>8}", "uniform");
     emit(&mut out);
-    for game in GAMES {
+    for &game in &args.games {
         let rules = Rules::profile(game, 2).expect("a profile");
         let mut sums = [0f64; BETAS.len()];
         let mut uniform = 0f64;
@@ -87,10 +119,15 @@ fn main() {
                 state.legal_moves(&rules, &mut legal);
                 let mv =
                     bots[usize::from(seat)].choose(&rules, &LazyView::new(&state, seat), &legal);
-                if state.phase() == Phase::Play && legal.len() > 1 {
-                    let view = state.view(seat);
+                let view = state.view(seat);
+                // Where nothing is hidden (a 2-player last round), no world is weighed.
+                if state.phase() == Phase::Play && legal.len() > 1 && !is_open(&view) {
                     for (sum, &beta) in sums.iter_mut().zip(&BETAS) {
-                        let p = ExpertModel::new(beta).likelihood(&rules, &view, &legal, mv);
+                        let p = if args.search {
+                            SearchModel::new(beta, deal ^ 3).likelihood(&rules, &view, &legal, mv)
+                        } else {
+                            ExpertModel::new(beta).likelihood(&rules, &view, &legal, mv)
+                        };
                         *sum += p.max(1e-300).ln();
                     }
                     uniform -= (legal.len() as f64).ln();
