@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import capturefast as cf
@@ -372,6 +374,27 @@ def test_simulate_records_and_replay_on_the_command_line(tmp_path: Path) -> None
     every = tmp_path / "all.txt"
     assert cli("simulate", "--game", "all", "--hands", "2", "--records", str(every)).returncode == 0
     assert len(list(cf.read_records(every))) == 2 * 3 * 2  # 3 games x 2 player counts
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """`capturefast replay FILE | head -1`: the reader goes away after a line, and the command
+    stops with status 0 and nothing on stderr (it is not a failure to read the file). Twenty
+    matches print far more than a pipe holds, so the command is still writing when it goes."""
+    path = tmp_path / "pipe.txt"
+    made = cli("simulate", "--game", "scopa", "--matches", "20", "--records", str(path))
+    assert made.returncode == 0, made.stderr
+    child = subprocess.Popen(
+        [sys.executable, "-m", "capturefast", "replay", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.readline().startswith(b"game 1")
+    child.stdout.close()
+    status = child.wait(timeout=120)
+    err = child.stderr.read().decode()
+    child.stderr.close()
+    assert status == 0 and err == "", err
 
 
 def test_replay_refuses_bad_files_with_a_message(tmp_path: Path) -> None:

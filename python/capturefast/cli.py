@@ -281,6 +281,8 @@ def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 print(f"game {games}")
                 _print_record(record, review(record) if args.review else None)
                 shown += 1
+    except BrokenPipeError:
+        raise  # the reader of the output went away (`| head`): `main` ends quietly
     except OSError as e:
         p.error(f"cannot read the records file: {args.file}: {e.strerror}")
     except UnicodeDecodeError:
@@ -420,7 +422,8 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
     s.epilog = (
         f"bots: {names}; also pimc and ismcts (milliseconds a move), optionally with a "
         "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, pimc:eval=equity, pimc:infer=off, "
-        "pimc:infer=search, pimc:endgame=round, pimc:sweep=1, ismcts:iterations=1000,ms=50"
+        "pimc:infer=search, pimc:beta=4, pimc:endgame=round, pimc:sweep=1, "
+        "ismcts:iterations=1000,ms=50"
     )
 
 
