@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import capturefast as cf
@@ -89,7 +90,17 @@ def test_presets_rules_and_bots(base: str) -> None:
     assert r.status_code == 200
     rules = cf.variants.rules("escoba", players=4, target=31)
     assert r.json() == {"rules": rules.to_dict(), "description": cf.variants.describe(rules)}
-    assert httpx.get(base + "/bots").json() == cf.bot_names()
+    fast = ["random", "random_card", "greedy", "expert"]
+    assert httpx.get(base + "/bots").json() == [*fast, "pimc", "ismcts"]
+
+
+def test_the_documented_request_body_is_answered(base: str) -> None:
+    """The example body of docs/server.md is a position the server reads."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text()
+    body = json.loads(doc.split("```json\n", 1)[1].split("```", 1)[0])
+    r = post(base, "/legal", body)
+    assert r.status_code == 200, r.text
+    assert r.json()["to_move"] == 1 and r.json()["moves"]
 
 
 def test_legal_from_a_deal_and_from_cards(base: str) -> None:
@@ -235,6 +246,11 @@ def test_malformed_bodies(base: str) -> None:
     for raw in (b"{", b"[1, 2]", b"null", b"\xff\xfe", b'{"position": 3}'):
         r = httpx.post(base + "/legal", content=raw, headers={"content-type": "application/json"})
         assert r.status_code == 422 and r.json()["error"], (raw, r.text)
+    r = httpx.post(
+        base + "/legal", content=b'{"position": ', headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["error"].startswith("the body is not JSON at character 13"), r.text
 
 
 def test_huge_bodies_are_refused_with_413(base: str) -> None:

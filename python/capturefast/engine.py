@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from capturefast._core import Bot, Move, Rules, State, View, __version__, bot_names
+from capturefast._core import Bot, Move, Rules, State, View, __version__
 from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError
 from capturefast.service import (
+    BUILTIN_BOTS,
     HORIZONS,
     MAX_SEED,
     MAX_WORLDS,
@@ -239,7 +240,7 @@ class Engine:
         self.send(f"id name capturefast {__version__}")
         self.send("id author the capturefast developers")
         self.send("id presets " + " ".join(preset_names()))
-        self.send("id bots " + " ".join([*bot_names(), "pimc", "ismcts"]))
+        self.send("id bots " + " ".join(BUILTIN_BOTS))
         for line in self.OPTIONS:
             self.send(line)
         self.send("capturefastok")

@@ -23,9 +23,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from capturefast._core import Bot, Move, Rules, State, View, __version__, bot_names
+from capturefast._core import Bot, Move, Rules, State, View, __version__
 from capturefast.errors import CaptureFastError
 from capturefast.service import (
+    BUILTIN_BOTS,
     MAX_SEED,
     Budget,
     deal_logged,
@@ -269,6 +270,11 @@ def _validation_message(errors: Sequence[Any]) -> str:
     if not errors:
         return "invalid request"
     first = errors[0]
+    if first.get("type") == "json_invalid":
+        loc = first.get("loc", ())
+        at = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+        why = str((first.get("ctx") or {}).get("error", "")).lower()
+        return f"the body is not JSON{at}" + (f": {why}" if why else "")
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
     msg = str(first.get("msg", "invalid"))
     msg = msg[:1].lower() + msg[1:]
@@ -337,9 +343,9 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             out.append({"name": name, "title": preset.title, "rules": r.to_dict()})
         return out
 
-    @app.get("/bots", summary="the built-in bot names")
+    @app.get("/bots", summary="the built-in bot names, the search bots last")
     async def bots() -> list[str]:
-        return bot_names()
+        return list(BUILTIN_BOTS)
 
     @app.post("/rules", summary="a preset's rules with overrides, and what they play by")
     async def rules(spec: RulesSpec) -> dict[str, Any]:

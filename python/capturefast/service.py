@@ -26,12 +26,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from capturefast._core import Move, Rules, State, View
+from capturefast._core import Move, Rules, State, View, bot_names
 from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
 from capturefast.solve import MoveStat, Solver, position_of
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
+    "BUILTIN_BOTS",
     "HORIZONS",
     "MAX_SEED",
     "MAX_WORLDS",
@@ -49,6 +50,9 @@ __all__ = [
 MAX_SEED = 2**64 - 1
 MAX_WORLDS = 1_000_000
 HORIZONS = ("round", "hand")
+# Every built-in bot a seat can take by name: the fast ones, then the search bots, which also
+# take a budget after a colon (`pimc:worlds=400`).
+BUILTIN_BOTS = (*bot_names(), "pimc", "ismcts")
 _GOLDEN = 0x9E3779B97F4A7C15
 # The largest slice: a world of the round horizon takes microseconds, one of the hand horizon
 # up to a tenth of a second (a 4-player deal), and a stop waits for the slice running.
