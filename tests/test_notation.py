@@ -107,6 +107,7 @@ VIEW_LINE = cf.State.new(cf.Rules.scopa(), seed=1).view(1).to_notation()
     [
         ("", "rules"),
         ("briscola players=2", "rules"),
+        ("garbage", "rules"),
         (STATE_LINE.replace("scopa", "scopa[target=0]", 1), "rules"),
         (STATE_LINE.replace("scopa", "scopa[colour=red]", 1), "rules"),
         (STATE_LINE.replace("scopa", "scopa[target=21", 1), "rules"),

@@ -354,7 +354,7 @@ pub fn seat(obj: &Bound<'_, PyAny>, n: u8, what: &str) -> PyResult<u8> {
     match whole(obj, what)? {
         Some(i) => seat_num(i, n, what),
         None => Err(crate::errors::PositionError::new_err(format!(
-            "{what} must be a seat from 0 to {}, got: {obj}",
+            "{what} must be from 0 to {} ({n} players), got: {obj}",
             n - 1
         ))),
     }
@@ -364,7 +364,7 @@ pub fn seat(obj: &Bound<'_, PyAny>, n: u8, what: &str) -> PyResult<u8> {
 pub fn seat_num(i: i64, n: u8, what: &str) -> PyResult<u8> {
     u8::try_from(i).ok().filter(|&s| s < n).ok_or_else(|| {
         crate::errors::PositionError::new_err(format!(
-            "{what} must be a seat from 0 to {}, got: {i}",
+            "{what} must be from 0 to {} ({n} players), got: {i}",
             n - 1
         ))
     })

@@ -212,7 +212,8 @@ impl State {
         if mentions(text, "seat") {
             return Err(refuse(
                 "seat",
-                "a state line has no seat; read a view line with `View::from_notation`",
+                "a state line has no seat; a line with a seat is a view, read by \
+                 `View.from_notation` (Python) or `View::from_notation` (Rust)",
             ));
         }
         let line = Line::parse(text, &STATE_FIELDS)?;
@@ -494,7 +495,6 @@ impl<'a> Line<'a> {
 
     /// The rules: the preset, its options for `players`, the bracketed differences.
     fn rules(&self) -> Result<Rules, Error> {
-        let players: u8 = self.get("players").and_then(|v| number("players", v))?;
         let bad = |e: Error| refuse("rules", e.to_string());
         let (name, opts) = match self.rules.split_once('[') {
             None => (self.rules, None),
@@ -508,7 +508,9 @@ impl<'a> Line<'a> {
                 }
             },
         };
+        // The preset first: a line that does not start with one is not a position line at all.
         let preset = Preset::named(name).map_err(bad)?;
+        let players: u8 = self.get("players").and_then(|v| number("players", v))?;
         let mut options = preset.options(Some(players)).map_err(bad)?;
         for pair in opts.into_iter().flat_map(|o| o.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
