@@ -476,6 +476,7 @@ def test_bot_names_lists_the_builtin_bots() -> None:
     assert names[:2] == ["random", "random_card"]
     for name in names:
         assert cf.simulate(Rules.scopa(), hands=2, bots=name).completed == 2
+    assert cf.bot_names(search=True) == [*names, "pimc", "ismcts"]
 
 
 # ----- summary and export -----

@@ -52,7 +52,7 @@ MAX_WORLDS = 1_000_000
 HORIZONS = ("round", "hand")
 # Every built-in bot a seat can take by name: the fast ones, then the search bots, which also
 # take a budget after a colon (`pimc:worlds=400`).
-BUILTIN_BOTS = (*bot_names(), "pimc", "ismcts")
+BUILTIN_BOTS = tuple(bot_names(search=True))
 _GOLDEN = 0x9E3779B97F4A7C15
 # The largest slice: a world of the round horizon takes microseconds, one of the hand horizon
 # up to a tenth of a second (a 4-player deal), and a stop waits for the slice running.

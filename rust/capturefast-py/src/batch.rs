@@ -53,11 +53,18 @@ pub fn random_hands<'py>(
     Ok(d)
 }
 
-/// The names of the built-in bots that decide in microseconds (`BotKind::FAST`); `pimc` and
-/// `ismcts` are named apart, with their budgets.
+/// The names of the built-in bots that decide in microseconds (`BotKind::FAST`), or with
+/// `search` every built-in bot (`BotKind::ALL`: the search bots `pimc` and `ismcts` last, which
+/// also take a budget in their name).
 #[pyfunction]
-pub fn bot_names() -> Vec<&'static str> {
-    BotKind::FAST.iter().map(|k| k.name()).collect()
+#[pyo3(signature = (*, search = false))]
+pub fn bot_names(search: bool) -> Vec<&'static str> {
+    let kinds: &[BotKind] = if search {
+        &BotKind::ALL
+    } else {
+        &BotKind::FAST
+    };
+    kinds.iter().map(|k| k.name()).collect()
 }
 
 /// The seeds of item `item` of a simulation seeded with `seed`: the seed of `State.new` that
