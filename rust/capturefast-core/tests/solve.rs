@@ -826,3 +826,38 @@ fn plain_search_gives_up_on_huge_positions() {
         assert!(r.is_ok(), "{r:?}");
     }
 }
+
+/// With the shortcuts too, a search past the node limit gives up with an error: a Scopone deal
+/// (four hands of nine cards) is far beyond exact search. The table keeps only what was proven
+/// before the limit, so later solves by the same solver agree with a fresh one.
+#[test]
+fn a_search_with_the_shortcuts_gives_up_past_the_node_limit() {
+    let mut o = Options::new(Game::Scopa, 4);
+    o.set("deal", &OptionValue::Str("scopone".into())).unwrap();
+    let rules = Rules::new(o).unwrap();
+    assert!(solver_shortcuts_exact(&rules));
+    let mut solver = Solver::new(1 << 16);
+    solver.set_plain_node_limit(200_000);
+    let state = State::new(&rules, 1);
+    let err = solver.solve(&rules, &state).unwrap_err();
+    assert!(err.to_string().contains("too large"), "{err}");
+    let err = solver.value(&rules, &state).unwrap_err();
+    assert!(err.to_string().contains("too large"), "{err}");
+    // A later position, solved under a limit it passes, then again without it: the table
+    // kept from the search that gave up holds nothing false.
+    let mut s = state;
+    let mut moves = Vec::new();
+    while s.cards_left() > 20 {
+        s.legal_moves(&rules, &mut moves);
+        s.apply_unchecked(&rules, moves[0]);
+    }
+    let fresh = Solver::new(1 << 16).solve(&rules, &s).unwrap();
+    assert!(fresh.nodes > 3_000, "{}", fresh.nodes);
+    for limit in [fresh.nodes / 3, fresh.nodes / 2] {
+        solver.set_plain_node_limit(limit);
+        assert!(solver.solve(&rules, &s).is_err());
+        solver.set_plain_node_limit(u64::MAX);
+        let kept = solver.solve(&rules, &s).unwrap();
+        assert_eq!(kept.move_values, fresh.move_values, "limit {limit}");
+    }
+}

@@ -223,11 +223,11 @@ pub struct Solver {
     plain_table: std::collections::HashMap<u64, (i32, i32)>,
     /// The plain search's move lists, one per depth.
     plain_buffers: Vec<Vec<(i32, Move)>>,
-    /// Nodes a plain search may visit ([`PLAIN_NODE_LIMIT`] unless set).
+    /// Nodes one search may visit ([`PLAIN_NODE_LIMIT`] unless set).
     plain_limit: u64,
-    /// Node count past which the current plain search gives up.
+    /// Node count past which the current search gives up.
     plain_stop: u64,
-    /// Whether the current plain search gave up (its values are then meaningless).
+    /// Whether the current search gave up (its values are then meaningless).
     plain_aborted: bool,
 }
 
@@ -339,8 +339,8 @@ impl Solver {
     /// The exact value of `state` for the side to move, and of every legal move.
     pub fn solve(&mut self, rules: &Rules, state: &State) -> Result<Solution, Error> {
         self.prepare(rules, state)?;
+        self.start_plain();
         if !self.fast {
-            self.start_plain();
             let solution = self.plain_solve(rules, state);
             return self.end_plain().map(|()| solution);
         }
@@ -355,7 +355,11 @@ impl Solver {
         for &mv in &moves {
             let v = self.move_value(rules, state, mv, salt, me, &mut guess);
             move_values.push((mv, past + v));
+            if self.plain_aborted {
+                break;
+            }
         }
+        self.end_plain()?;
         let value = move_values
             .iter()
             .map(|&(_, v)| v)
@@ -372,8 +376,8 @@ impl Solver {
     /// searches of the root alone (MTD(f)), without the value of every move.
     pub fn value(&mut self, rules: &Rules, state: &State) -> Result<i32, Error> {
         self.prepare(rules, state)?;
+        self.start_plain();
         if !self.fast {
-            self.start_plain();
             let value = self.plain(rules, state, -PLAIN_INF, PLAIN_INF, 0);
             return self.end_plain().map(|()| value);
         }
@@ -381,7 +385,8 @@ impl Solver {
         let past = sweep_diff(state.sweeps(), me);
         let salt = stock_hash(state);
         let guess = self.guess(rules, state, salt);
-        Ok(past + self.mtdf(rules, state, salt, guess))
+        let value = past + self.mtdf(rules, state, salt, guess);
+        self.end_plain().map(|()| value)
     }
 
     /// The future value of playing `mv` at `state` for the side `me` (sweeps from `mv` on).
@@ -459,7 +464,7 @@ impl Solver {
         // Fail-soft: `v` is an upper bound below the window, a lower bound above it.
         let (mut lo, mut hi) = if v < g { (-INF, v) } else { (v, INF) };
         let mut g = v;
-        while lo < hi {
+        while lo < hi && !self.plain_aborted {
             let beta = if g == lo { g + 1 } else { g };
             g = self.search(rules, state, salt, beta - 1, beta, 0);
             if g < beta {
@@ -576,6 +581,11 @@ impl Solver {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.plain_stop {
+            // Past the node limit: unwind, storing nothing (`Solver::end_plain` reports it).
+            self.plain_aborted = true;
+            return 0;
+        }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
         let left = state.cards_left();
         match left {
@@ -651,6 +661,9 @@ impl Solver {
             }
         }
         self.buffers[ply] = moves;
+        if self.plain_aborted {
+            return 0;
+        }
         if let Some(key) = key {
             // Fail-soft: above the window a lower bound, below it an upper bound, inside exact.
             let (lo, hi) = if best >= beta {
@@ -673,14 +686,16 @@ const PLAIN_INF: i32 = 1 << 24;
 /// Entries of the plain search's table past which it is emptied between solves.
 const PLAIN_TT_MAX: usize = 1 << 22;
 
-/// Nodes one plain search may visit before it gives up with an error (some seconds): without
-/// the shortcuts, an early position of a variant with optional capture is beyond exact search,
-/// and a solve must end rather than run for hours.
+/// Nodes one search may visit before it gives up with an error (some seconds): without the
+/// shortcuts, an early position of a variant with optional capture is beyond exact search, and
+/// so is an early position of Scopone's nine- or ten-card hands with them; a solve must end
+/// rather than run for hours. A 4-player hand of three-card rounds takes at most a few million
+/// from its deal.
 pub const PLAIN_NODE_LIMIT: u64 = 30_000_000;
 
 impl Solver {
-    /// Sets how many nodes one search without the shortcuts may visit before it gives up with
-    /// an error (default [`PLAIN_NODE_LIMIT`]).
+    /// Sets how many nodes one search may visit before it gives up with an error (default
+    /// [`PLAIN_NODE_LIMIT`]).
     pub fn set_plain_node_limit(&mut self, nodes: u64) {
         self.plain_limit = nodes;
     }
@@ -694,9 +709,14 @@ impl Solver {
         self.plain_stop = u64::MAX;
         if self.plain_aborted {
             self.plain_aborted = false;
+            let why = if self.fast {
+                ""
+            } else {
+                " without the shortcuts of the default rules"
+            };
             return Err(Error::Variant(format!(
                 "this position is too large for the exact solver under these rules (more than \
-                 {} nodes without the shortcuts of the default rules): solve a later position",
+                 {} nodes{why}): solve a later position",
                 self.plain_limit
             )));
         }
