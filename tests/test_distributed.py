@@ -256,6 +256,23 @@ def test_a_bad_argument_raises_the_local_error_before_any_task(
     assert str(remote.value) == str(local.value)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cf.simulate(
+            cf.Rules.scopa(), hands=10, bots=("greedy", "random"), threads=3, executor="ray"
+        ),
+        lambda: cf.simulate(cf.Rules.scopa(), hands=10, executor=RayExecutor(threads=64)),
+    ],
+)
+def test_threads_past_the_largest_node_are_refused_not_left_waiting(
+    cluster: None, call: Callable[[], object]
+) -> None:
+    # Every node of the test cluster has 2 CPUs: a task reserving 3 could never be scheduled.
+    with pytest.raises(cf.ArgumentError, match=r"threads must be at most 2.*got: (3|64)"):
+        call()
+
+
 # ----- progress, Ctrl-C, hooks, a killed worker -----
 
 

@@ -294,7 +294,19 @@ def _sim_result(
 
 
 def _prepare(ex: RayExecutor, threads: int | None) -> tuple[Any, int]:
-    return _start(ex), ex.threads if threads is None else threads
+    ray = _start(ex)
+    threads = ex.threads if threads is None else threads
+    # A task reserves `threads` CPUs on one node: a task no node can hold would wait forever.
+    most = max(
+        (int(n.get("Resources", {}).get("CPU", 0)) for n in ray.nodes() if n.get("Alive")),
+        default=0,
+    )
+    if threads > most:
+        raise ArgumentError(
+            f"threads must be at most {most}, the CPUs of the largest node of the Ray cluster "
+            f"(each task reserves its threads on one node), got: {threads}"
+        )
+    return ray, threads
 
 
 def simulate_request(
