@@ -271,7 +271,15 @@ def test_a_finished_hand_refuses_searches(session: Session) -> None:
         state = state.play(moves[-1])
     session.one("position deal seed 1 moves " + ", ".join(moves), "ok")
     for line in ("go", "analyze", "solve", "play KS"):
-        assert session.one(line, "ok").startswith("error "), line
+        answer = session.one(line, "ok")
+        assert answer.startswith("error "), line
+        # The protocol's words, not the Python API's.
+        assert "()" not in answer and "illegal move: the hand is over: nothing" not in answer
+    session.one("position deal seed 1", "ok")
+    answer = session.one("nexthand", "ok")
+    assert answer.startswith("error ") and "nexthand" in answer and "next_hand" not in answer
+    answer = session.one("position deal seed 1 moves KS", "ok")
+    assert answer.startswith("error ") and "`legal` lists the legal moves" in answer, answer
 
 
 def test_engine_process_reads_until_end_of_input() -> None:

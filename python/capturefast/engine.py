@@ -80,6 +80,22 @@ def _moves_text(moves: list[Move]) -> str:
     return ", ".join(str(m) for m in moves)
 
 
+# The core's messages name Python calls in places: the protocol's own words instead.
+_PROTOCOL_WORDS = (
+    ("hint: see `state.legal_moves()`", "hint: `legal` lists the legal moves"),
+    ("hint: choose one of `view.legal_moves()`", "hint: `legal` lists the legal moves"),
+    ("the hand is not over yet: next_hand", "the hand is not over yet: nexthand"),
+    ("illegal move: the hand is over: nothing to solve", "the hand is over: nothing to solve"),
+)
+
+
+def protocol_words(message: str) -> str:
+    """`message` with the Python names it gives in the protocol's words."""
+    for python, protocol in _PROTOCOL_WORDS:
+        message = message.replace(python, protocol)
+    return message
+
+
 class Engine:
     """One engine session: the rules, the position, the options, and at most one search.
 
@@ -187,7 +203,7 @@ class Engine:
         try:
             command(rest.strip())  # a word's spaces and tabs are one separator
         except CaptureFastError as e:
-            self.error(str(e))
+            self.error(protocol_words(str(e)))
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as e:  # a bug, or a core panic: it must not end the worker
