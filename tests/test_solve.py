@@ -393,3 +393,25 @@ def test_cli_analyze_and_bad_positions() -> None:
     assert json.loads(rounds.stdout)["worlds"] == 5
     bad = run_cli("solve", "--hand", "0=7D", "--hand", "1=7D", "--to-move", "0")
     assert bad.returncode == 2 and "7D" in bad.stderr
+
+
+def test_a_solver_takes_a_state_line_as_cf_solve_does() -> None:
+    state = position_with(cf.Rules.scopa(), 5, 8)
+    solver = cf.Solver(tt_entries=0)  # the smallest table: rounded up to 4 entries
+    assert solver.tt_entries == 4
+    line = state.to_notation()
+    expected = cf.solve(state)
+    got = solver.solve(line)
+    assert (got.value, got.move_values) == (expected.value, expected.move_values)
+    assert solver.value(line) == expected.value
+
+
+def test_a_search_too_large_ends_with_a_variant_error() -> None:
+    # Ten-card hands from the deal are far beyond exact search: every way to ask ends within
+    # the node limit (about 2.5 s each), never runs for hours.
+    state = cf.State.new(cf.variants.rules("scopone_scientifico"), seed=1)
+    with pytest.raises(cf.VariantError, match="too large"):
+        cf.solve(state)
+    with pytest.raises(cf.VariantError, match="too large"):
+        cf.analyze(state, worlds=1, horizon="hand")
+    assert cf.Bot("pimc:horizon=hand,worlds=1").choose(state) in state.legal_moves()

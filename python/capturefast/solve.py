@@ -123,12 +123,13 @@ class Solver:
         >>> solver.solve(state).value == cf.solve(state).value
         True
 
-    The table grows to what the searches need, up to `tt_entries` entries of 16 bytes, and is
-    never cleared entry by entry: entries stay exact from one query to the next (a position's
-    key holds everything its value depends on, the stock order included), and `clear()` empties
-    it in constant time. Values never depend on what the solver searched before; node counts
-    do (and so, under rules the solver searches without its shortcuts, whether a search stays
-    within its node limit). One solver answers one query at a time: a query from another thread
+    The table grows to what the searches need, up to `tt_entries` entries of 16 bytes (rounded
+    down to a power of two, at least 4: 0 gives the smallest table), and is never cleared entry
+    by entry: entries stay exact from one query to the next (a position's key holds everything
+    its value depends on, the stock order included), and `clear()` empties it in constant time.
+    Values never depend on what the solver searched before; node counts do (and so whether a
+    search stays within its limit of 30 million nodes). One solver answers one query at a
+    time: a query from another thread
     waits, with the GIL released, for the one running.
     """
 
@@ -137,13 +138,17 @@ class Solver:
     def __init__(self, tt_entries: int = 1 << 20) -> None:
         self._core = _CoreSolver(tt_entries)
 
-    def solve(self, state: State) -> Solution:
-        """`cf.solve(state)` with this solver's table."""
+    def solve(self, state: State | str) -> Solution:
+        """`cf.solve(state)` with this solver's table (a `State` or a state line)."""
+        if isinstance(state, str):
+            state = State.from_notation(state)
         return self._core.solve(state)
 
-    def value(self, state: State) -> int:
+    def value(self, state: State | str) -> int:
         """The exact value of an open position for the side to move: `solve(state).value`,
         found by narrow-window searches of the root alone, without every move's value."""
+        if isinstance(state, str):
+            state = State.from_notation(state)
         return self._core.value(state)
 
     def analyze(
