@@ -261,7 +261,7 @@ def analyze(
         state: the position: a `State` (its hidden cards are not read), the `View` of the seat
             to move, or a line of the position notation (state or view, docs/notation.md).
         seat: the seat to move (the default); another seat is refused.
-        worlds: worlds to draw, >= 1.
+        worlds: worlds to draw, from 1 to 10,000.
         seed: the seed of the draws; the same seed gives the same analysis.
         tt_entries: transposition-table entries.
         horizon: ``"round"`` (the default): each world searched to the end of the current
