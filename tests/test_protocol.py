@@ -225,6 +225,8 @@ def test_time_budget_ends_the_search(session: Session) -> None:
         ("rules scopa target=zero", "zero"),
         ("rules scopa target", "target"),
         ("rules scopa players 2 players=4", "twice"),
+        ("rules scopa players 2 players 4", "players given twice: players 4"),
+        ("rules scopa target=21 target=11", "target given twice: target=11"),
         ("rules scopa game=escoba", "game"),
         ("position fen abc", "fen"),
         ("position deal seed -1", "-1"),

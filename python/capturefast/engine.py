@@ -292,12 +292,16 @@ class Engine:
             if words[i] == "players":
                 if i + 1 == len(words):
                     raise ArgumentError("`players` needs a count: players")
+                if players is not None:
+                    raise ArgumentError(f"players given twice: players {words[i + 1]}")
                 players = _int("players", words[i + 1], 2, 4)
                 i += 2
                 continue
             name, eq, value = words[i].partition("=")
             if not eq or not name:
                 raise ArgumentError(f"expected NAME=VALUE, got: {words[i]}")
+            if name in options:
+                raise ArgumentError(f"{name} given twice: {words[i]}")
             options[name] = _words_value(value)
             i += 1
         self.rules = preset_rules(preset, players, options)
