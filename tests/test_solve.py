@@ -163,8 +163,10 @@ def test_solver_bad_input() -> None:
         solver.analyze(state, worlds=0)
     with pytest.raises(cf.ArgumentError, match="horizon"):
         solver.analyze(state, horizon="forever")  # type: ignore[arg-type]
+    with pytest.raises(cf.NotationError, match="not"):
+        solver.solve("not a state")  # a string is read as a state line
     with pytest.raises(TypeError):
-        solver.solve("not a state")  # type: ignore[arg-type]
+        solver.solve(42)  # type: ignore[arg-type]
     assert solver.solve(state).value == cf.solve(state).value  # still usable after the errors
 
 
