@@ -175,6 +175,9 @@ def test_report_of_a_finished_hand(session: Session) -> None:
     session.one("nexthand", "ok")
     status = session.one("status", "status")
     assert f"hand {state.next_hand().hand_number} " in status
+    # The new hand's search is told only its own moves (the hand before's are refused).
+    session.one("play " + str(state.next_hand().legal_moves()[0]), "ok")
+    assert session.ask("go worlds 5 seed 1", "bestmove")[-1].startswith("bestmove ")
 
 
 def test_stop_ends_an_infinite_search(session: Session) -> None:

@@ -219,6 +219,33 @@ def test_a_bad_history_is_refused() -> None:
         bot.choose(state, [(before, "not a move")])
     assert isinstance(bad.value, ValueError)
     assert bot.choose(state, [(before, move)]) in state.legal_moves()
+    # A history of the wrong shape names the argument (a string would iterate characters).
+    for call in (bot.choose, lambda s, h: cf.analyze(s, worlds=3, history=h)):
+        with pytest.raises(cf.ArgumentError, match=r"history is a list of .* got a string"):
+            call(state, "AC")
+        with pytest.raises(TypeError, match=r"history is a list of .*got: int"):
+            call(state, 5)
+        with pytest.raises(TypeError, match=r"history\[1\] is a \(State, move\) pair, got: 3"):
+            call(state, [(before, move), 3])
+    with pytest.raises(TypeError, match=r"name must be a str.*got: int"):
+        cf.Bot(3)  # type: ignore[arg-type]
+    # Moves that cannot have led to the position: of another deal, out of order, or of the
+    # hand before. Refused, where they would otherwise inform nothing.
+    elsewhere = _expert_game(cf.Rules.scopa(), 4)[:3]
+    out_of_order = [played[2], played[0], played[1]]
+    finished = played[-1][0].play(played[-1][1])
+    assert finished.hand_over
+    fresh = finished.next_hand()
+    for position, history, where in [
+        (state, elsewhere, "the position"),
+        (state, out_of_order, "the next move's"),
+        (fresh, played[-3:], "the position"),
+    ]:
+        with pytest.raises(cf.PositionError, match=rf"cannot come before {where}") as e:
+            bot.choose(position, history)
+        assert isinstance(e.value, ValueError)
+        with pytest.raises(cf.PositionError, match="another deal or hand"):
+            cf.analyze(position, worlds=3, history=history)
 
 
 def test_an_analysis_told_the_history_weighs_its_worlds() -> None:

@@ -165,8 +165,12 @@ def test_solver_bad_input() -> None:
         solver.analyze(state, horizon="forever")  # type: ignore[arg-type]
     with pytest.raises(cf.NotationError, match="not"):
         solver.solve("not a state")  # a string is read as a state line
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"state must be a State or a state line.*got: int"):
         solver.solve(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"state must be .*got: NoneType"):
+        solver.value(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"state must be .*got: NoneType"):
+        cf.solve(None)  # type: ignore[arg-type]
     assert solver.solve(state).value == cf.solve(state).value  # still usable after the errors
 
 
@@ -297,7 +301,7 @@ def test_solver_errors() -> None:
             cf.solve(live, tt_entries=tt)
         with pytest.raises(cf.ArgumentError, match="tt_entries"):
             cf.analyze(live, tt_entries=tt)
-    with pytest.raises(TypeError, match="state must be"):
+    with pytest.raises(TypeError, match=r"state must be"):
         cf.analyze(None)  # type: ignore[arg-type]
     # A generator of states is read once.
     assert len(cf.analyze_many(s for s in [live, live])) == 2

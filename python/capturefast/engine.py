@@ -342,7 +342,8 @@ class Engine:
         self.send("ok")
 
     def _nexthand(self, rest: str) -> None:
-        self.position = self._state_now("nexthand").next_hand()
+        # The moves told to a bot are the current hand's: a new deal starts a new history.
+        self.position, self.history = self._state_now("nexthand").next_hand(), []
         self.send("ok")
 
     def _notation(self, rest: str) -> None:

@@ -87,9 +87,20 @@ def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
         IllegalMoveError: if the hand is over.
         NotationError: a line that is not a state line (a view hides cards: use `analyze`).
     """
+    return _solve(_open_state(state), tt_entries)
+
+
+def _open_state(state: State | str) -> State:
+    """The position a solve reads: a `State`, or a state line read as `State.from_notation`
+    does; any other type is a `TypeError` naming the argument."""
     if isinstance(state, str):
-        state = State.from_notation(state)
-    return _solve(state, tt_entries)
+        return State.from_notation(state)
+    if not isinstance(state, State):
+        raise TypeError(
+            f"state must be a State or a state line of the position notation, got: "
+            f"{type(state).__name__}"
+        )
+    return state
 
 
 def solve_many(
@@ -140,16 +151,12 @@ class Solver:
 
     def solve(self, state: State | str) -> Solution:
         """`cf.solve(state)` with this solver's table (a `State` or a state line)."""
-        if isinstance(state, str):
-            state = State.from_notation(state)
-        return self._core.solve(state)
+        return self._core.solve(_open_state(state))
 
     def value(self, state: State | str) -> int:
         """The exact value of an open position for the side to move: `solve(state).value`,
         found by narrow-window searches of the root alone, without every move's value."""
-        if isinstance(state, str):
-            state = State.from_notation(state)
-        return self._core.value(state)
+        return self._core.value(_open_state(state))
 
     def analyze(
         self,
@@ -163,8 +170,7 @@ class Solver:
     ) -> Analysis:
         """`cf.analyze(state, seat, ...)` with this solver's table."""
         position, seat = _seat_to_move(state, seat)
-        told = _history(history)
-        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, told)
+        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, history)
         return _analysis(seat, worlds, raw)
 
     def clear(self) -> None:
@@ -280,23 +286,12 @@ def analyze(
     Raises:
         IllegalMoveError: a move of `history` that is not legal in its state, or a state of
             other rules.
+        PositionError: `history` cannot have led to the position: a state of another deal or
+            hand, or the moves out of order.
     """
     state, seat = _seat_to_move(state, seat)
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, _history(history))
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history)
     return _analysis(seat, worlds, raw)
-
-
-def _history(
-    history: Sequence[tuple[State, Move | str]] | None,
-) -> list[tuple[State, Move | str]] | None:
-    """`history` as the core takes it (a list), or None."""
-    if history is None:
-        return None
-    if isinstance(history, (str, bytes)):
-        raise ArgumentError(
-            f"history is a list of (State, move) pairs, got a string: {history!r:.60}"
-        )
-    return list(history)
 
 
 def _seat_to_move(given: State | View | str, seat: int | None) -> tuple[State, int]:

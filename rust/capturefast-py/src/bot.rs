@@ -60,13 +60,15 @@ pub(crate) fn view_of(position: &Bound<'_, PyAny>) -> PyResult<(PyRules, View)> 
     Ok((state.rules.clone(), state.state.view(seat)))
 }
 
-/// The moves of `history` (each the `State` before it and the move) as seat `seat` saw them:
-/// its view before the move, the mover and the move, checked to be legal where they come.
+/// The moves of `history` (each the `State` before it and the move) as the seat of `position`
+/// (its view) saw them: its view before the move, the mover and the move, checked to be legal
+/// where they come and to lead to `position` ([`query::check_history`]).
 pub(crate) fn told(
     history: Option<&[History<'_, '_>]>,
     rules: &Rules,
-    seat: u8,
+    position: &View,
 ) -> PyResult<Vec<(View, u8, Move)>> {
+    let seat = position.seat;
     let mut told = Vec::new();
     for (i, (state, mv)) in history.iter().copied().flatten().enumerate() {
         let (s, mv) = (&state.state, convert::mv(mv)?);
@@ -82,6 +84,7 @@ pub(crate) fn told(
         };
         told.push((s.view(seat), mover, mv));
     }
+    py(query::check_history(position, &told))?;
     Ok(told)
 }
 
@@ -90,8 +93,12 @@ impl PyBot {
     /// The bot `name` (checked now: an unknown bot or budget is a `VariantError`).
     #[new]
     #[pyo3(signature = (name, seed = 0))]
-    fn new(name: &str, #[pyo3(from_py_with = convert::arg::seed)] seed: u64) -> PyResult<PyBot> {
-        let player = py(Player::parse(name))?;
+    #[allow(clippy::needless_pass_by_value)] // `from_py_with` extracts an owned String
+    fn new(
+        #[pyo3(from_py_with = convert::arg::name)] name: String,
+        #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
+    ) -> PyResult<PyBot> {
+        let player = py(Player::parse(&name))?;
         Ok(PyBot {
             name: player.name().to_string(),
             seed,
@@ -115,19 +122,20 @@ impl PyBot {
     /// bot decides each time, so one position and seed give one move (a time limit aside).
     /// `history`: the moves played before, each as the `State` before it and the move (a `Move`
     /// or its notation); the bot is told of each as its seat saw it (`pimc:infer=expert` reads
-    /// the current round's, the other bots none). Runs without the GIL.
+    /// the current round's, the other bots none); moves that cannot have led to `position` (of
+    /// another deal or hand, or out of order) are a `PositionError`. Runs without the GIL.
     #[pyo3(signature = (position, history = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     fn choose(
         &self,
         py_: Python<'_>,
         position: &Bound<'_, PyAny>,
-        history: Option<Vec<History<'_, '_>>>,
+        #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
     ) -> PyResult<PyMove> {
         let (rules, view) = view_of(position)?;
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
-        let told = told(history.as_deref(), r, view.seat)?;
+        let told = told(history.as_deref(), r, &view)?;
         let mv = py(detached(py_, || {
             query::choose_after(r, name, seed, &view, &told)
         }))?;

@@ -316,6 +316,17 @@ pub mod arg {
         Ok(n as usize)
     }
 
+    /// A bot's `name` (`expert`, `pimc:worlds=400`): a str, else a `TypeError` naming it.
+    pub fn name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+        match obj.cast::<pyo3::types::PyString>() {
+            Ok(text) => Ok(text.to_str()?.to_string()),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "name must be a str (a bot's name, e.g. 'expert'), got: {}",
+                obj.get_type().name()?
+            ))),
+        }
+    }
+
     /// The most threads a call may ask for.
     pub const MAX_THREADS: u32 = 1024;
 

@@ -216,7 +216,7 @@ pub fn analyze_raw(
     #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
-    history: Option<Vec<History<'_, '_>>>,
+    #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
 ) -> PyResult<Analysis> {
     let how = (worlds, seed, horizon);
     analyze_with(py, state, seat, how, history.as_deref(), |solver_run| {
@@ -226,6 +226,47 @@ pub fn analyze_raw(
 
 /// A move told to an analysis or a bot: the `State` before it and the move.
 pub(crate) type History<'a, 'py> = (PyRef<'a, PyState>, Bound<'py, PyAny>);
+
+/// The `history` argument: `None`, or an iterable of `(State, move)` pairs; anything else is
+/// refused naming the argument (a string, whose characters would iterate, an `ArgumentError`).
+pub(crate) fn history_arg<'py>(
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<Option<Vec<History<'py, 'py>>>> {
+    use pyo3::exceptions::PyTypeError;
+    use pyo3::types::{PyBytes, PyString};
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let kind = |o: &Bound<'py, PyAny>| -> String {
+        o.get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string())
+    };
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(crate::errors::ArgumentError::new_err(format!(
+            "history is a list of (State, move) pairs, got a string: {:.60}",
+            obj.repr()?.to_string()
+        )));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "history is a list of (State, move) pairs, got: {}",
+            kind(obj)
+        ))
+    })?;
+    let mut told = Vec::new();
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        let pair = item.extract::<History<'py, 'py>>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "history[{i}] is a (State, move) pair, got: {:.60}",
+                item.repr().map_or_else(|_| kind(&item), |r| r.to_string())
+            ))
+        })?;
+        told.push(pair);
+    }
+    Ok(Some(told))
+}
 
 /// One seat's analysis of `state` with the solver `with` lends: the arguments checked, the
 /// search run with the GIL released, the result converted. `analyze_raw` lends this thread's
@@ -249,7 +290,7 @@ pub(crate) fn analyze_with(
     let mut inference = history
         .map(|h| -> PyResult<Inference> {
             let mut inference = Inference::new(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
-            for (before, mover, mv) in told(Some(h), rules, seat)? {
+            for (before, mover, mv) in told(Some(h), rules, &s.view(seat))? {
                 inference.observe(rules, &before, mover, mv);
             }
             Ok(inference)

@@ -73,7 +73,7 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::worlds)] worlds: u32,
         #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
         horizon: &str,
-        history: Option<Vec<History<'_, '_>>>,
+        #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
     ) -> PyResult<Analysis> {
         let how = (worlds, seed, horizon);
         analyze_with(py, state, seat, how, history.as_deref(), |run| {

@@ -56,6 +56,25 @@ impl View {
         let hands = &self.hand_sizes[..usize::from(self.num_players)];
         hands.iter().map(|&h| u32::from(h)).sum::<u32>() + u32::from(self.stock_size)
     }
+
+    /// Whether `self` can be an earlier view, by the same seat, of the hand `later` shows (or
+    /// that view itself): same seat, players, dealer and match score; every card it saw still
+    /// seen, every captured card still in its side's pile, no count (sweeps, declarations)
+    /// lower and no card more left to play. A view of another deal, hand or seat almost
+    /// always fails; what is checked of the moves a bot is told before it decides.
+    pub fn may_precede(&self, later: &View) -> bool {
+        let same = (self.seat, self.num_players, self.dealer, self.scores)
+            == (later.seat, later.num_players, later.dealer, later.scores);
+        let piles = (0..2).all(|s| {
+            later.piles[s].is_superset(self.piles[s])
+                && later.sweeps[s] >= self.sweeps[s]
+                && later.declared[s] >= self.declared[s]
+        });
+        same && piles
+            && self.unseen.is_superset(later.unseen)
+            && self.stock_size >= later.stock_size
+            && self.cards_left() >= later.cards_left()
+    }
 }
 
 impl State {

@@ -25,8 +25,7 @@ pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move,
 /// round's; the others ignore them.
 ///
 /// # Errors
-/// Those of [`choose`]; a told view of another seat or player count than `view`
-/// ([`Error::Position`]).
+/// Those of [`choose`]; a history [`check_history`] refuses ([`Error::Position`]).
 pub fn choose_after(
     rules: &Rules,
     spec: &str,
@@ -34,15 +33,7 @@ pub fn choose_after(
     view: &View,
     history: &[(View, u8, Move)],
 ) -> Result<Move, Error> {
-    if let Some((v, _, _)) = history
-        .iter()
-        .find(|(v, _, _)| v.seat != view.seat || v.num_players != view.num_players)
-    {
-        return Err(Error::Position(format!(
-            "the moves told are seen by seat {} of {} players, the position by seat {} of {}",
-            v.seat, v.num_players, view.seat, view.num_players
-        )));
-    }
+    check_history(view, history)?;
     let player = Player::parse(spec)?;
     player.check_rules(rules)?;
     if view.num_players != rules.num_players() {
@@ -73,6 +64,44 @@ pub fn choose_after(
         }
     }
     Ok(bot.choose(rules, &LazyView::from(view), &legal))
+}
+
+/// Checks that `history` (as [`choose_after`] takes it) can be moves that led to `view`: each
+/// told view of the seat and player count of `view`, and each one able to come before the
+/// next and the last before `view` ([`View::may_precede`]): moves of another deal or hand, or
+/// out of order, are refused rather than silently giving no inference.
+///
+/// # Errors
+/// [`Error::Position`], naming the first told move that does not fit.
+pub fn check_history(view: &View, history: &[(View, u8, Move)]) -> Result<(), Error> {
+    if let Some((v, _, _)) = history
+        .iter()
+        .find(|(v, _, _)| v.seat != view.seat || v.num_players != view.num_players)
+    {
+        return Err(Error::Position(format!(
+            "the moves told are seen by seat {} of {} players, the position by seat {} of {}",
+            v.seat, v.num_players, view.seat, view.num_players
+        )));
+    }
+    let later = history.iter().skip(1).map(|(v, _, _)| v);
+    for (i, ((before, _, mv), next)) in history
+        .iter()
+        .zip(later.chain(std::iter::once(view)))
+        .enumerate()
+    {
+        if !before.may_precede(next) {
+            let what = if i + 1 == history.len() {
+                "the position"
+            } else {
+                "the next move's"
+            };
+            return Err(Error::Position(format!(
+                "history[{i}] ({mv}) cannot come before {what}: its state is of another deal \
+                 or hand, or out of order"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -106,5 +135,63 @@ mod tests {
         let view = State::new(&rules, 1).view(0);
         assert!(choose(&rules, "grandmaster", 0, &view).is_err());
         assert!(choose(&rules, "pimc:worlds=0", 0, &view).is_err());
+    }
+
+    /// The told moves of the first `plies` plies of deal `seed` (each as seat 0 saw it before
+    /// the move, the mover, the move; the first legal move played each time) and the state
+    /// they lead to.
+    fn told_from(rules: &Rules, seed: u64, plies: usize) -> (Vec<(View, u8, Move)>, State) {
+        let (mut state, mut moves, mut told) = (State::new(rules, seed), Vec::new(), Vec::new());
+        for _ in 0..plies {
+            let seat = state.to_move().unwrap();
+            state.legal_moves(rules, &mut moves);
+            told.push((state.view(0), seat, moves[0]));
+            state.play(rules, moves[0]).unwrap();
+        }
+        (told, state)
+    }
+
+    #[test]
+    fn a_history_must_lead_to_the_position() {
+        for rules in [
+            Rules::profile(Game::Scopa, 2).unwrap(),
+            Rules::profile(Game::Chkobba, 4).unwrap(),
+        ] {
+            let (told, state) = told_from(&rules, 7, 9);
+            let view = state.view(0);
+            check_history(&view, &told).unwrap();
+            check_history(&view, &told[4..]).unwrap();
+            check_history(&view, &[]).unwrap();
+            // Out of order: the last move told before the first.
+            let mut swapped = told.clone();
+            swapped.swap(0, 8);
+            assert!(matches!(
+                check_history(&view, &swapped),
+                Err(Error::Position(_))
+            ));
+            // Moves of other deals, of the same length.
+            for seed in 0..20 {
+                let (other, _) = told_from(&rules, 100 + seed, 9);
+                let e = check_history(&view, &other).unwrap_err();
+                assert!(e.to_string().contains("another deal"), "{e}");
+            }
+            // The next hand of the same match: the hand before's moves do not lead to it.
+            let (mut done, mut moves, mut history) =
+                (State::new(&rules, 7), Vec::new(), Vec::new());
+            while !done.hand_over() {
+                done.legal_moves(&rules, &mut moves);
+                history.push((done.view(0), done.to_move().unwrap(), moves[0]));
+                done.play(&rules, moves[0]).unwrap();
+            }
+            done.next_hand(&rules).unwrap();
+            while done.to_move() != Some(0) {
+                done.legal_moves(&rules, &mut moves);
+                done.play(&rules, moves[0]).unwrap();
+            }
+            let next = done.view(0);
+            let last = &history[history.len() - 3..];
+            assert!(check_history(&next, last).is_err());
+            assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last).is_err());
+        }
     }
 }
