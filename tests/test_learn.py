@@ -218,9 +218,20 @@ def test_gymnasium_env_masks_and_illegal_actions() -> None:
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     strict = gym_env.CaptureEnv(cf.Rules.scopa(), illegal_action="raise")
-    _, info = strict.reset(seed=3)
-    with pytest.raises(cf.IllegalMoveError, match="game 0 of the env"):
+    before, info = strict.reset(seed=3)
+    # A single env names no game of a batch, and points at the mask it hands out.
+    with pytest.raises(cf.IllegalMoveError, match=rf"not in the mask\): {illegal}\n.*action_mask"):
         strict.step(illegal)
+    with pytest.raises(cf.IllegalMoveError, match=r"ids are 0 to \d+\): 100000"):
+        strict.step(100_000)
+    # Nothing changed: the same decision is still there, and a legal action then plays as it
+    # does in an env that was never given the bad ones.
+    assert (strict.action_masks() == info["action_mask"]).all()
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    clean = gym_env.CaptureEnv(cf.Rules.scopa(), illegal_action="raise")
+    clean_before, _ = clean.reset(seed=3)
+    assert (clean_before == before).all()
+    assert (strict.step(legal)[0] == clean.step(legal)[0]).all()
     with pytest.raises(cf.ArgumentError, match="illegal_action"):
         gym_env.CaptureEnv(illegal_action="ignore")
     # A whole episode: rewards 0 until the hand ends with the learner's point difference.
@@ -294,6 +305,16 @@ def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
     for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
         game = pyspiel.load_game("python_capturefast" + spec)
         pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    # A game shows the parameters it plays (the 0s of a request mean the preset's), and its
+    # name loads the same game again.
+    for spec, shown in [
+        ("", "players=2,target=11,variant=scopa"),
+        ("(variant=escoba,players=4)", "players=4,target=21,variant=escoba"),
+        ("(variant=cirulla,target=30)", "players=2,target=30,variant=cirulla"),
+    ]:
+        game = pyspiel.load_game("python_capturefast" + spec)
+        assert str(game) == f"python_capturefast({shown})"
+        assert str(pyspiel.load_game(str(game))) == str(game)
     game = pyspiel.load_game("python_capturefast")
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)

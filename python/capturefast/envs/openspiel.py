@@ -48,6 +48,7 @@ _OUTCOMES = 1024
 _MOVE_SCALE = 64.0
 _MAX_POINTS = 60.0
 
+# `players` and `target` 0: the preset's own (OpenSpiel's parameters have one fixed default).
 _DEFAULTS: dict[str, Any] = {"variant": "scopa", "players": 0, "target": 0}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -92,7 +93,14 @@ class CaptureGame(pyspiel.Game):
             # 40 plays, 40 takes, a finish per move, cut decisions and claims: under 200.
             max_game_length=200,
         )
-        super().__init__(_GAME_TYPE, info, params)
+        # The game's parameters are the resolved ones (`players=0`, `target=0` in a request mean
+        # the preset's), so `str(game)` names the game played and loads it again.
+        resolved = {
+            "variant": str(params["variant"]),
+            "players": n,
+            "target": self.rules.target,
+        }
+        super().__init__(_GAME_TYPE, info, resolved)
 
     def new_initial_state(self) -> CaptureState:
         return CaptureState(self)

@@ -513,8 +513,8 @@ fn check_action(i: usize, a: i64, slot: &Slot) -> Result<(), Error> {
             |name| format!("{name}, not in the mask"),
         );
     Err(Error::IllegalMove(format!(
-        "illegal action for game {i} of the env ({what}): {a}\n\
-         hint: choose among the actions whose `mask` entry is true"
+        "an action for game {i} of the env ({what}): {a}\n\
+         hint: choose an action that game's action mask marks legal"
     )))
 }
 
