@@ -180,6 +180,16 @@ def test_report_of_a_finished_hand(session: Session) -> None:
     assert session.ask("go worlds 5 seed 1", "bestmove")[-1].startswith("bestmove ")
 
 
+def test_a_solve_too_large_is_answered_with_an_error(session: Session) -> None:
+    # Scopone's ten-card hands from the deal: past the solver's node limit, an error, and the
+    # engine goes on answering.
+    session.one("rules scopone_scientifico", "ok")
+    session.one("position deal seed 1", "ok")
+    answer = session.one("solve", "solution")
+    assert answer.startswith("error ") and "too large for the exact solver" in answer
+    assert session.one("legal", "legal").startswith("legal ")
+
+
 def test_stop_ends_an_infinite_search(session: Session) -> None:
     session.one("position deal seed 1", "ok")
     session.engine.handle("go infinite")
