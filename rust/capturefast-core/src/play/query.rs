@@ -194,4 +194,55 @@ mod tests {
             assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last).is_err());
         }
     }
+
+    /// Every history that did lead to a position is accepted: random play under every preset
+    /// (Chkobba's cut, Cirulla's declarations and redeals among them) and with renuncio's
+    /// claims, each position checked against every suffix of the moves since its hand's deal.
+    #[test]
+    fn every_real_history_is_accepted() {
+        use crate::game::options::Options;
+        use crate::game::presets::PRESETS;
+        use crate::game::rng::Rng;
+        let mut all: Vec<Rules> = PRESETS
+            .iter()
+            .map(|p| Rules::new(p.options(None).unwrap()).unwrap())
+            .collect();
+        let mut renuncio = Options::new(Game::Escoba, 2);
+        for (name, on) in [("compulsory_capture", false), ("renuncio", true)] {
+            let value = crate::game::words::OptionValue::Bool(on);
+            renuncio.set(name, &value).unwrap();
+        }
+        all.push(Rules::new(renuncio).unwrap());
+        for game in [Game::Scopa, Game::Escoba, Game::Chkobba] {
+            all.push(Rules::profile(game, 4).unwrap());
+        }
+        let (mut moves, mut cuts, mut claims) = (Vec::new(), 0, 0);
+        for rules in &all {
+            for seed in 0..20 {
+                let mut rng = Rng::new(seed);
+                let mut state = State::new(rules, seed);
+                let mut told: Vec<(State, u8, Move)> = Vec::new();
+                while !state.hand_over() {
+                    let seat = state.to_move().unwrap();
+                    for start in (0..told.len()).step_by(3) {
+                        let views: Vec<(View, u8, Move)> = told[start..]
+                            .iter()
+                            .map(|(s, m, mv)| (s.view(seat), *m, *mv))
+                            .collect();
+                        check_history(&state.view(seat), &views).unwrap();
+                    }
+                    state.legal_moves(rules, &mut moves);
+                    let mv = moves[rng.below(moves.len() as u64) as usize];
+                    cuts += usize::from(state.phase() == crate::game::state::Phase::Cut);
+                    claims += usize::from(mv.kind() == crate::game::action::MoveKind::Claim);
+                    told.push((state, seat, mv));
+                    state.play(rules, mv).unwrap();
+                }
+            }
+        }
+        assert!(
+            cuts > 0 && claims > 0,
+            "{cuts} cut decisions, {claims} claims"
+        );
+    }
 }
