@@ -25,9 +25,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from capturefast._core import Rules, VecEnv, action_name
+from capturefast._core import Rules, VecEnv
 from capturefast.envs._common import seat_players
-from capturefast.errors import ArgumentError, IllegalMoveError
+from capturefast.errors import ArgumentError
 
 __all__ = ["CaptureEnv", "CaptureVectorEnv"]
 
@@ -125,17 +125,6 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
             obs = self._env.observe(0, self.seat)
             self._fresh = False
             return obs, self.illegal_reward, True, False, info
-        if not legal:
-            what = (
-                f"{action_name(a)}, not in the mask"
-                if 0 <= a < VecEnv.num_actions
-                else (f"ids are 0 to {VecEnv.num_actions - 1}")
-            )
-            raise IllegalMoveError(
-                f"illegal action ({what}): {a}\n"
-                "hint: choose an action that info['action_mask'] (or env.action_masks()) "
-                "marks legal"
-            )
         obs, mask, reward, terminated, truncated = self._env.step_one(0, a)
         self._fresh = terminated or truncated
         # The next decision's mask (the next episode's after an auto-reset).

@@ -60,15 +60,15 @@ pub(crate) fn view_of(position: &Bound<'_, PyAny>) -> PyResult<(PyRules, View)> 
     Ok((state.rules.clone(), state.state.view(seat)))
 }
 
-/// The moves of `history` (each the `State` before it and the move) as the seat of `position`
-/// (its view) saw them: its view before the move, the mover and the move, checked to be legal
-/// where they come and to lead to `position` ([`query::check_history`]).
+/// The moves of `history` (each the `State` before it and the move) as seat `seat` saw them:
+/// its view before the move, the mover and the move, checked to be legal where they come.
+/// Whether they lead to the position is the core's check ([`query::check_history`]), which
+/// `query::choose_after` and `analyze_with` make.
 pub(crate) fn told(
     history: Option<&[History<'_, '_>]>,
     rules: &Rules,
-    position: &View,
+    seat: u8,
 ) -> PyResult<Vec<(View, u8, Move)>> {
-    let seat = position.seat;
     let mut told = Vec::new();
     for (i, (state, mv)) in history.iter().copied().flatten().enumerate() {
         let (s, mv) = (&state.state, convert::mv(mv)?);
@@ -84,7 +84,6 @@ pub(crate) fn told(
         };
         told.push((s.view(seat), mover, mv));
     }
-    py(query::check_history(position, &told))?;
     Ok(told)
 }
 
@@ -135,7 +134,7 @@ impl PyBot {
         let (rules, view) = view_of(position)?;
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
-        let told = told(history.as_deref(), r, &view)?;
+        let told = told(history.as_deref(), r, view.seat)?;
         let mv = py(detached(py_, || {
             query::choose_after(r, name, seed, &view, &told)
         }))?;

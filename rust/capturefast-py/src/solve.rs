@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use capturefast_core::play::query;
 use capturefast_core::search::{self, analysis::SeatAnalysis};
 use capturefast_core::{EXPERT_MODEL_BETA, ExpertModel, Horizon, Inference, Solver};
 use capturefast_core::{Move, Rules, State};
@@ -290,7 +291,10 @@ pub(crate) fn analyze_with(
     let mut inference = history
         .map(|h| -> PyResult<Inference> {
             let mut inference = Inference::new(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)));
-            for (before, mover, mv) in told(Some(h), rules, &s.view(seat))? {
+            let view = s.view(seat);
+            let told = told(Some(h), rules, seat)?;
+            check(query::check_history(&view, &told))?;
+            for (before, mover, mv) in told {
                 inference.observe(rules, &before, mover, mv);
             }
             Ok(inference)

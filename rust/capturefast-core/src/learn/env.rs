@@ -413,8 +413,9 @@ impl VecEnv {
                 actions.len()
             )));
         }
+        let games = self.slots.len();
         for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            check_action(i, a, slot)?;
+            check_action((i, games), a, slot)?;
         }
         Ok(())
     }
@@ -453,7 +454,7 @@ impl VecEnv {
                 "the buffers of one game must hold one row each".into(),
             ));
         }
-        check_action(i, action, &self.slots[i])?;
+        check_action((i, n), action, &self.slots[i])?;
         let actions = [action];
         let mut rows = Rows {
             first: i,
@@ -500,8 +501,9 @@ impl VecEnv {
     }
 }
 
-/// Whether action `a` is legal in game `i` (`slot`): an error naming both if not.
-fn check_action(i: usize, a: i64, slot: &Slot) -> Result<(), Error> {
+/// Whether action `a` is legal in game `i` of `games` (`slot`): an error naming the action,
+/// and the game when the env has more than one (a single-game adapter's user has no game 0).
+fn check_action((i, games): (usize, usize), a: i64, slot: &Slot) -> Result<(), Error> {
     if usize::try_from(a).is_ok_and(|a| slot.decision.is_legal(a)) {
         return Ok(());
     }
@@ -512,9 +514,15 @@ fn check_action(i: usize, a: i64, slot: &Slot) -> Result<(), Error> {
             || format!("ids are 0 to {}", NUM_ACTIONS - 1),
             |name| format!("{name}, not in the mask"),
         );
+    let game = if games > 1 {
+        format!(" for game {i} of the env")
+    } else {
+        String::new()
+    };
     Err(Error::IllegalMove(format!(
-        "an action for game {i} of the env ({what}): {a}\n\
-         hint: choose an action that game's action mask marks legal"
+        "an action{game} ({what}): {a}\n\
+         hint: choose an action its action mask marks legal (`info[\"action_mask\"]` in the \
+         Gymnasium envs)"
     )))
 }
 
