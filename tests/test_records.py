@@ -315,6 +315,26 @@ def test_building_refuses_bad_arguments_and_leaves_the_record_alone() -> None:
         cf.GameRecord.begin(state, seats=["a"])
     with pytest.raises(cf.RecordError, match="tag"):
         cf.GameRecord.begin(state, **{"bad tag": "x"})
+    # A header value with a line break would end its line early: the text would not read
+    # back, or would read as other headers. Every break the reader splits at is refused.
+    for broken in ["c\nd", 'a\n[Seat0 "evil"]', "a\rb", "a\x0bb", "a\u2028b", "end\n"]:
+        with pytest.raises(cf.RecordError, match=r"the Seat1 header is one line") as e:
+            cf.GameRecord.begin(state, seats=["x", broken])
+        assert isinstance(e.value, ValueError)
+        with pytest.raises(cf.RecordError, match=r"the Event header is one line"):
+            cf.GameRecord.begin(state, event=broken)
+        with pytest.raises(cf.RecordError, match=r"the Note header is one line"):
+            cf.GameRecord.begin(state, Note=broken)
+        with pytest.raises(cf.RecordError, match="a comment is one line"):
+            cf.GameRecord.begin(state).play(state.legal_moves()[0], comment=broken)
+    edited = cf.GameRecord.begin(state, seats=["x", "y"])
+    edited.headers["Seat1"] = "c\nd"
+    with pytest.raises(cf.RecordError, match=r"the Seat1 header is one line"):
+        edited.to_text()
+    # Quotes and backslashes are escaped, and read back as they were.
+    odd = cf.GameRecord.begin(state, seats=['say "hi"', "back\\slash ; [x]"])
+    assert cf.GameRecord.from_text(odd.to_text()).headers["Seat0"] == 'say "hi"'
+    assert cf.GameRecord.from_text(odd.to_text()).headers["Seat1"] == "back\\slash ; [x]"
     record = cf.GameRecord.begin(state)
     legal = set(state.legal_moves())
     illegal = next(

@@ -229,8 +229,9 @@ def test_a_bad_history_is_refused() -> None:
             call(state, [(before, move), 3])
     with pytest.raises(TypeError, match=r"name must be a str.*got: int"):
         cf.Bot(3)  # type: ignore[arg-type]
-    # Moves that cannot have led to the position: of another deal, out of order, or of the
-    # hand before. Refused, where they would otherwise inform nothing.
+    # Moves that cannot have led to the position: of another deal, out of order, of the hand
+    # before, or a move told from the position itself (it was not played before it). Refused,
+    # where they would otherwise inform nothing.
     elsewhere = _expert_game(cf.Rules.scopa(), 4)[:3]
     out_of_order = [played[2], played[0], played[1]]
     finished = played[-1][0].play(played[-1][1])
@@ -240,12 +241,15 @@ def test_a_bad_history_is_refused() -> None:
         (state, elsewhere, "the position"),
         (state, out_of_order, "the next move's"),
         (fresh, played[-3:], "the position"),
+        (state, [(state, state.legal_moves()[0])], "the position"),
     ]:
         with pytest.raises(cf.PositionError, match=rf"cannot come before {where}") as e:
             bot.choose(position, history)
         assert isinstance(e.value, ValueError)
         with pytest.raises(cf.PositionError, match="another deal or hand"):
             cf.analyze(position, worlds=3, history=history)
+    with pytest.raises(cf.PositionError, match="not the state its move was played from"):
+        cf.analyze(state, worlds=3, history=[(state, state.legal_moves()[0])])
 
 
 def test_an_analysis_told_the_history_weighs_its_worlds() -> None:

@@ -113,7 +113,8 @@ class GameRecord:
             tags: any other headers, by tag.
 
         Raises:
-            RecordError: ``seats`` does not have one entry per seat, or a tag is not a word.
+            RecordError: ``seats`` does not have one entry per seat, a tag is not a word, or
+                a value holds a line break.
         """
         if not isinstance(state, State):
             raise TypeError(f"state must be a capturefast.State, got: {type(state).__name__}")
@@ -136,6 +137,8 @@ class GameRecord:
             if not _TAG.match(f'[{tag} ""]'):
                 raise RecordError(f"a header tag is a word of letters, digits and _, got: {tag!r}")
             headers[tag] = str(value)
+        for tag, value in headers.items():
+            _one_line(f"the {tag} header", value)
         record = cls(headers, [HandRecord(state)])
         record._position = state
         return record
@@ -217,7 +220,11 @@ class GameRecord:
 
     def to_text(self) -> str:
         """The record as text (docs/records.md), with a ``Result`` header from its last
-        position when it has none (``*`` while the game is not over)."""
+        position when it has none (``*`` while the game is not over).
+
+        Raises:
+            RecordError: a header value (as edited in `headers`) holds a line break.
+        """
         headers = dict(self.headers)
         if "Result" not in headers and self.hands:
             headers["Result"] = result_text(self.position)
@@ -322,6 +329,7 @@ def game_text(headers: Mapping[str, str], hands: Iterable[tuple[str, str]]) -> s
         *[t for t in _FIRST_TAGS if t in headers],
         *[t for t in headers if t not in _FIRST_TAGS],
     ):
+        _one_line(f"the {tag} header", headers[tag])
         quoted = headers[tag].replace("\\", "\\\\").replace('"', '\\"')
         out.append(f'[{tag} "{quoted}"]\n')
     for deal, moves in hands:
@@ -351,9 +359,16 @@ def result_text(state: State) -> str:
     return "/".join(map(str, state.scores)) if state.hand_over else "*"
 
 
+def _one_line(what: str, text: str) -> None:
+    """Refuses ``text`` if it holds a line break of any kind (every one that `str.splitlines`
+    splits at, as the reader does): written as it is, it would end its line early."""
+    if text and text.splitlines() != [text]:
+        raise RecordError(f"{what} is one line, got: {text!r}")
+
+
 def _check_comment(comment: str | None) -> None:
-    if comment is not None and ("\n" in comment or "\r" in comment):
-        raise RecordError(f"a comment is one line, got: {comment!r}")
+    if comment is not None:
+        _one_line("a comment", comment)
 
 
 def _movers(hand: HandRecord) -> Iterator[int]:

@@ -287,7 +287,8 @@ def analyze(
         IllegalMoveError: a move of `history` that is not legal in its state, or a state of
             other rules.
         PositionError: `history` cannot have led to the position: a state of another deal or
-            hand, or the moves out of order.
+            hand, the moves out of order, or a move told from the position itself (each pair is
+            the state a move was played from and the move).
     """
     state, seat = _seat_to_move(state, seat)
     raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history)

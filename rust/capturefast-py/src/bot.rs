@@ -122,7 +122,8 @@ impl PyBot {
     /// `history`: the moves played before, each as the `State` before it and the move (a `Move`
     /// or its notation); the bot is told of each as its seat saw it (`pimc:infer=expert` reads
     /// the current round's, the other bots none); moves that cannot have led to `position` (of
-    /// another deal or hand, or out of order) are a `PositionError`. Runs without the GIL.
+    /// another deal or hand, out of order, or told from `position` itself) are a
+    /// `PositionError`. Runs without the GIL.
     #[pyo3(signature = (position, history = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     fn choose(

@@ -3,7 +3,7 @@
 //! program calls to have a capturefast bot play a position it sends as a view line.
 
 use crate::error::Error;
-use crate::game::action::Move;
+use crate::game::action::{Move, MoveKind};
 use crate::game::rules::Rules;
 use crate::game::view::{LazyView, View};
 use crate::play::sim::Player;
@@ -68,8 +68,10 @@ pub fn choose_after(
 
 /// Checks that `history` (as [`choose_after`] takes it) can be moves that led to `view`: each
 /// told view of the seat and player count of `view`, and each one able to come before the
-/// next and the last before `view` ([`View::may_precede`]): moves of another deal or hand, or
-/// out of order, are refused rather than silently giving no inference.
+/// next and the last before `view` ([`View::may_precede`]), a card played leaving the hands
+/// for good: moves of another deal or hand, out of order, or told with the state after them
+/// instead of the one they were played from, are refused rather than silently giving no
+/// inference.
 ///
 /// # Errors
 /// [`Error::Position`], naming the first told move that does not fit.
@@ -89,7 +91,13 @@ pub fn check_history(view: &View, history: &[(View, u8, Move)]) -> Result<(), Er
         .zip(later.chain(std::iter::once(view)))
         .enumerate()
     {
-        if !before.may_precede(next) {
+        // A card played is gone from every hand by the next view, and seen (a cut decision
+        // and a renuncio claim play none).
+        let not_gone = mv.kind() == MoveKind::Play
+            && !(next.cards_left() < before.cards_left()
+                && !next.hand.contains(mv.card())
+                && !next.unseen.contains(mv.card()));
+        if !before.may_precede(next) || not_gone {
             let what = if i + 1 == history.len() {
                 "the position"
             } else {
@@ -97,7 +105,7 @@ pub fn check_history(view: &View, history: &[(View, u8, Move)]) -> Result<(), Er
             };
             return Err(Error::Position(format!(
                 "history[{i}] ({mv}) cannot come before {what}: its state is of another deal \
-                 or hand, or out of order"
+                 or hand, or out of order, or not the state its move was played from"
             )));
         }
     }
@@ -169,6 +177,20 @@ mod tests {
                 check_history(&view, &swapped),
                 Err(Error::Position(_))
             ));
+            // Each move told with the state it led to, not the one it was played from: the
+            // last is told from the position itself.
+            let shifted: Vec<_> = told
+                .iter()
+                .zip(told.iter().skip(1).map(|t| t.0).chain([view]))
+                .map(|(&(_, seat, mv), after)| (after, seat, mv))
+                .collect();
+            for from in [0, 8] {
+                let e = check_history(&view, &shifted[from..]).unwrap_err();
+                assert!(
+                    e.to_string().contains("history[") && e.to_string().contains("played from"),
+                    "{e}"
+                );
+            }
             // Moves of other deals, of the same length.
             for seed in 0..20 {
                 let (other, _) = told_from(&rules, 100 + seed, 9);
