@@ -489,6 +489,8 @@ def test_position_notation_state_and_view(session: Session) -> None:
     assert session.one(f"position notation {view.to_notation()}", "ok") == "ok"
     assert moves_of(session.one("legal", "legal")) == [str(m) for m in view.legal_moves()]
     assert " hand - " in session.one("status", "status")
+    # The view of the seat to move is its own view.
+    assert session.one("notation view", "notation") == f"notation {view.to_notation()}"
     by_view = session.ask("go worlds 7 seed 3", "bestmove")
     assert [untimed(line) for line in by_view] == [untimed(line) for line in by_state]
     # The notation carries its rules: a deal after it is of those rules.

@@ -253,6 +253,32 @@ def test_malformed_bodies(base: str) -> None:
     assert r.json()["error"].startswith("the body is not JSON at character 13"), r.text
 
 
+def test_the_frameworks_own_refusals_are_errors_like_the_others(base: str) -> None:
+    # JSON too deeply nested for the parser, under the size limit: malformed JSON.
+    deep = b"[" * 30000 + b"]" * 30000
+    r = httpx.post(base + "/legal", content=deep, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json() == {"error": "the body could not be parsed as JSON: nested too deeply"}
+    r = httpx.get(base + "/nope")
+    assert r.status_code == 404 and r.json() == {"error": "no such path: /nope"}, r.text
+    r = httpx.get(base + "/legal")
+    assert r.status_code == 405, r.text
+    assert r.json() == {"error": "/legal does not take the method: GET"}
+    assert r.headers["allow"] == "POST"
+
+
+def test_a_notation_line_of_4096_bytes_is_read(base: str) -> None:
+    # The notation's own limit (docs/notation.md), not a smaller one of the server's: a
+    # line padded with spaces to 4096 bytes reaches the engine, one byte more does not.
+    line = cf.State.new(cf.Rules.scopa(), seed=1).to_notation()
+    for size, status, words in [(4096, 200, None), (4097, 422, "4096")]:
+        padded = line + " " * (size - len(line.encode()))
+        r = post(base, "/legal", {"position": {"notation": padded}})
+        assert r.status_code == status, r.text
+        if words:
+            assert words in r.json()["error"], r.text
+
+
 def test_huge_bodies_are_refused_with_413(base: str) -> None:
     big = {"position": DEAL, "pad": "x" * 100_000}
     r = post(base, "/legal", big)
@@ -356,7 +382,7 @@ def test_positions_in_the_notation(base: str) -> None:
     ("path", "position", "status", "words"),
     [
         ("/legal", {"notation": "scopa players=2 bogus"}, 400, "bogus"),
-        ("/legal", {"notation": "x" * 3000}, 422, "notation"),
+        ("/legal", {"notation": "x" * 5000}, 422, "notation"),
         ("/legal", {"notation": "scopa", "deal": {"seed": 1}}, 422, "exactly one"),
         ("/legal", {"notation": "VIEW", "moves": ["KS"]}, 400, "KS"),
         ("/solve", {"notation": "VIEW"}, 400, "view of seat"),

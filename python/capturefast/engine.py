@@ -349,10 +349,20 @@ class Engine:
     def _notation(self, rest: str) -> None:
         position = self._position_now()
         if rest == "view":
-            state = self._state_now("notation view")
-            if state.to_move is None:
+            if position.to_move is None:
                 raise IllegalMoveError("the hand is over: no seat to move, no view")
-            self.send(f"notation {state.view(state.to_move).to_notation()}")
+            if isinstance(position, View):
+                # A view set is the view of the seat to move only if it is that seat's.
+                if position.seat != position.to_move:
+                    raise ArgumentError(
+                        f"`notation view` needs the view of the seat to move ({position.to_move}) "
+                        f"or the whole position, not the view of seat {position.seat}: "
+                        "notation view"
+                    )
+                view = position
+            else:
+                view = position.view(position.to_move)
+            self.send(f"notation {view.to_notation()}")
         elif rest:
             raise ArgumentError(f"expected `notation` or `notation view`, got: {rest}")
         else:

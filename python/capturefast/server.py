@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from capturefast._core import Bot, Move, Rules, State, View, __version__
@@ -97,7 +98,7 @@ class Position(_Strict):
 
     notation: str | None = Field(
         None,
-        max_length=2000,
+        max_length=4096,
         description="a state or view line of the position notation (docs/notation.md); "
         "it holds its rules, so `rules` is not read",
     )
@@ -301,6 +302,26 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # The framework's own refusals (a path or method the API does not have, a body its
+        # JSON parser cannot take) in the same form as every other error.
+        status = exc.status_code
+        if status == 404:
+            what = f"no such path: {request.url.path}"
+        elif status == 405:
+            what = f"{request.url.path} does not take the method: {request.method}"
+        elif status == 400 and exc.__cause__ is not None:
+            # JSON the parser gives up on (nested too deeply for it): malformed JSON, as the
+            # decode errors are.
+            status = 422
+            cause = exc.__cause__
+            why = "nested too deeply" if isinstance(cause, RecursionError) else repr(cause)
+            what = f"the body could not be parsed as JSON: {why}"
+        else:
+            what = f"the request was refused: {exc.detail}"
+        return JSONResponse({"error": what}, status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
