@@ -510,6 +510,29 @@ def test_position_notation_then_moves(session: Session) -> None:
 @pytest.mark.parametrize(
     ("line", "token"),
     [
+        ("legal now", "`legal` takes no arguments, got: now"),
+        ("status please", "`status` takes no arguments, got: please"),
+        ("isready x", "`isready` takes no arguments, got: x"),
+        ("capturefast 2", "`capturefast` takes no arguments, got: 2"),
+        ("solve 3", "`solve` takes no arguments, got: 3"),
+        ("report x", "`report` takes no arguments, got: x"),
+        ("nexthand x", "`nexthand` takes no arguments, got: x"),
+        ("go worlds 5 worlds 6", "a budget is given once: worlds"),
+        ("analyze seed 1 time 5 seed 2", "a budget is given once: seed"),
+        ("go infinite infinite", "a budget is given once: infinite"),
+    ],
+)
+def test_nothing_given_is_ignored(session: Session, line: str, token: str) -> None:
+    session.one("position deal seed 3", "ok")
+    before = session.one("notation", "notation")
+    answer = session.one(line, "ok")
+    assert answer == f"error {token}", answer
+    assert session.one("notation", "notation") == before
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
         ("position notation scopa players=2 bogus", "bogus"),
         ("position notation nosuch players=2", "nosuch"),
         ("position notation", "missing"),

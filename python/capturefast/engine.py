@@ -96,6 +96,12 @@ def protocol_words(message: str) -> str:
     return message
 
 
+# The commands that take nothing after their word: anything more is refused, not ignored.
+_NO_ARGUMENTS = frozenset(
+    {"capturefast", "isready", "legal", "status", "nexthand", "solve", "report"}
+)
+
+
 class Engine:
     """One engine session: the rules, the position, the options, and at most one search.
 
@@ -200,8 +206,12 @@ class Engine:
             hint = f"\nhint: did you mean {close[0]}?" if close else ""
             self.error(f"unknown command: {word}{hint}")
             return
+        rest = rest.strip()  # a word's spaces and tabs are one separator
+        if rest and word in _NO_ARGUMENTS:
+            self.error(f"`{word}` takes no arguments, got: {rest}")
+            return
         try:
-            command(rest.strip())  # a word's spaces and tabs are one separator
+            command(rest)
         except CaptureFastError as e:
             self.error(protocol_words(str(e)))
         except (KeyboardInterrupt, SystemExit):
@@ -391,8 +401,12 @@ class Engine:
         nodes: int | None = None
         horizon, seed = self.horizon, self.seed
         i = 0
+        seen: set[str] = set()
         while i < len(words):
             key = words[i]
+            if key in seen:
+                raise ArgumentError(f"a budget is given once: {key}")
+            seen.add(key)
             if key == "infinite":
                 worlds = None
                 i += 1
@@ -480,8 +494,6 @@ class Engine:
         )
 
     def _solve(self, rest: str) -> None:
-        if rest:
-            raise ArgumentError(f"`solve` takes no arguments, got: {rest}")
         state = self._state_now("solve")
         self._searching = True
         start = time.perf_counter()
