@@ -402,6 +402,16 @@ def test_bad_notation_is_a_4xx(
     assert words in r.json()["error"], r.json()
 
 
+def test_a_budget_beside_a_named_bot_is_refused(base: str) -> None:
+    for key, value in [("worlds", 5), ("time_ms", 50), ("nodes", 10), ("horizon", "round")]:
+        r = post(base, "/move", {"position": DEAL, "bot": "pimc", key: value})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"].endswith(f"not beside it: {key}"), r.text
+    # The seed is the bot's, and a budget without a bot is the search's.
+    assert post(base, "/move", {"position": DEAL, "bot": "pimc", "seed": 3}).status_code == 200
+    assert post(base, "/move", {"position": DEAL, "worlds": 5}).status_code == 200
+
+
 def test_move_of_a_named_bot(base: str) -> None:
     state = cf.State.new(cf.Rules.scopa(), seed=5)
     view = state.view(state.to_move)  # type: ignore[arg-type]

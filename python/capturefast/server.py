@@ -141,8 +141,18 @@ class MoveQuery(SearchQuery):
         max_length=100,
         examples=["expert", "pimc:worlds=400"],
         description="a built-in bot, its budget in its name; then `worlds`, `time_ms`, `nodes` "
-        "and `horizon` are not read, and `seed` is the bot's",
+        "and `horizon` may not be given, and `seed` is the bot's",
     )
+
+    @model_validator(mode="after")
+    def _budget_in_the_name(self) -> MoveQuery:
+        # A search budget beside a bot would be ignored: the bot's is in its name.
+        given = [k for k in ("worlds", "time_ms", "nodes", "horizon") if k in self.model_fields_set]
+        if self.bot is not None and given:
+            raise ValueError(
+                f"a bot's budget is in its name (`pimc:worlds=400`), not beside it: {given[0]}"
+            )
+        return self
 
 
 def _random_bot() -> list[FastBot]:
