@@ -57,7 +57,9 @@ FastBot = Literal["random", "random_card", "greedy", "expert"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a JSON value of another type is refused, not converted (`true` is no seed,
+    # `11.0` no whole number).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class RulesSpec(_Strict):
