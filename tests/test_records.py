@@ -431,6 +431,11 @@ def test_replay_refuses_bad_files_with_a_message(tmp_path: Path) -> None:
     assert out.returncode == 2 and "not UTF-8" in out.stderr
     out = cli("replay", str(tmp_path / "bad.txt"), "--game", "5")
     assert out.returncode == 2
+    for name, text in [("empty.txt", ""), ("comments.txt", "# nothing here\n\n")]:
+        (tmp_path / name).write_text(text)
+        out = cli("replay", str(tmp_path / name))
+        assert out.returncode == 2 and out.stdout == "", out
+        assert f"the records file holds no game: {tmp_path / name}" in out.stderr, out.stderr
     unwritable = cli("simulate", "--hands", "1", "--records", str(tmp_path / "no" / "dir.txt"))
     assert unwritable.returncode == 2 and "cannot write the records file" in unwritable.stderr
 

@@ -287,6 +287,8 @@ def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         p.error(f"cannot read the records file: {args.file}: {e.strerror}")
     except UnicodeDecodeError:
         p.error(f"the records file is not UTF-8 text: {args.file}")
+    if not games:
+        p.error(f"the records file holds no game: {args.file}")
     if args.game is not None and not shown:
         p.error(f"--game {args.game}: the file holds {games} games")
     return 0
