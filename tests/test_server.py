@@ -205,6 +205,7 @@ def test_simulate_matches_cf_simulate(base: str) -> None:
         ("/legal", {"rules": {"preset": "nosuch"}, "position": DEAL}, 400, "nosuch"),
         ("/legal", {"rules": {"options": {"target": "x"}}, "position": DEAL}, 400, "target"),
         ("/legal", {"rules": {"players": 3}, "position": DEAL}, 422, "players"),
+        ("/legal", {"rules": {"players": 2.0}, "position": DEAL}, 422, "players must be 2 or 4"),
         (
             "/legal",
             {"rules": {"players": 2, "options": {"players": 4}}, "position": DEAL},

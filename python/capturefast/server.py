@@ -20,7 +20,7 @@ import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -72,6 +72,14 @@ class RulesSpec(_Strict):
         max_length=40,
         description='option overrides in docs/variants.md\'s words, e.g. {"target": 21}',
     )
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _whole_players(cls, value: object) -> object:
+        # A `Literal` compares by equality, which would take 2.0 for 2 despite `strict`.
+        if value is not None and type(value) is not int:
+            raise ValueError(f"players must be 2 or 4, got: {value!r}")
+        return value
 
 
 class Deal(_Strict):
