@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import capturefast as cf
@@ -171,6 +172,18 @@ def test_solver_bad_input() -> None:
         solver.value(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"state must be .*got: NoneType"):
         cf.solve(None)  # type: ignore[arg-type]
+    for bad in (0, -1, 10**9 + 1):
+        with pytest.raises(cf.ArgumentError, match=f"time_ms must be from 1 to .*got: {bad}"):
+            solver.analyze(state, time_ms=bad)
+    with pytest.raises(TypeError, match="time_ms must be an int, got: float"):
+        cf.solve(state, time_ms=1.5)  # type: ignore[arg-type]
+    with pytest.raises(
+        TypeError,
+        match=r"stop must be a capturefast\.StopFlag or None, got: Event",
+    ):
+        solver.solve(state, stop=threading.Event())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"stop must be .*got: bool"):
+        cf.analyze(state, stop=True)  # type: ignore[arg-type]
     assert solver.solve(state).value == cf.solve(state).value  # still usable after the errors
 
 
@@ -421,3 +434,56 @@ def test_a_search_too_large_ends_with_a_variant_error() -> None:
     with pytest.raises(cf.VariantError, match="too large"):
         cf.analyze(state, worlds=1, horizon="hand")
     assert cf.Bot("pimc:horizon=hand,worlds=1").choose(state) in state.legal_moves()
+
+
+def test_a_stop_ends_an_analysis_with_the_worlds_it_finished() -> None:
+    # A 4-player deal solved to the hand's end takes some milliseconds a world: a stop set
+    # from another thread ends a 1000-world analysis, keeping the worlds searched by then,
+    # which are the first drawn (the same means as an analysis of that many), or if it came
+    # during the first world's solve, that world valued by the round search.
+    state = cf.State.new(cf.Rules.scopa(players=4), seed=3)
+    flag = cf.StopFlag()
+    timer = threading.Timer(0.05, flag.set)
+    timer.start()
+    got = cf.analyze(state, worlds=1000, seed=2, horizon="hand", stop=flag)
+    timer.join()
+    assert flag.is_set() and got.stopped and 1 <= got.worlds < 1000
+    same = cf.analyze(state, worlds=got.worlds, seed=2, horizon=got.horizon)
+    assert [m.move for m in got.moves] == [m.move for m in same.moves]
+    assert [m.mean for m in got.moves] == pytest.approx([m.mean for m in same.moves])
+    assert not same.stopped and same.worlds == got.worlds
+
+    # Set before the query: one world, valued by the round search.
+    got = cf.Solver().analyze(state, worlds=50, seed=2, horizon="hand", stop=flag)
+    assert (got.worlds, got.stopped, got.horizon) == (1, True, "round")
+    assert got.moves == cf.analyze(state, worlds=1, seed=2, horizon="round").moves
+    flag.clear()
+    assert not flag.is_set() and repr(flag) == "StopFlag(set=False)"
+    got = cf.analyze(state, worlds=2, seed=2, horizon="hand", stop=flag)
+    assert (got.worlds, got.stopped, got.horizon) == (2, False, "hand")
+
+
+def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> None:
+    # Scopone's ten-card hands are beyond exact search (test above): under a time limit the
+    # solve stops with a StoppedError (not bad input, so no ValueError), the analysis values
+    # its one world by the round search, and the bot plays the round search's move.
+    state = cf.State.new(cf.variants.rules("scopone_scientifico"), seed=1)
+    solver = cf.Solver()
+    for query in (
+        lambda: cf.solve(state, time_ms=50),
+        lambda: solver.solve(state, time_ms=50),
+        lambda: solver.value(state, time_ms=50),
+    ):
+        with pytest.raises(cf.StoppedError, match="stopped") as caught:
+            query()
+        assert not isinstance(caught.value, ValueError)
+    got = cf.analyze(state, worlds=5, seed=1, horizon="hand", time_ms=50)
+    assert (got.worlds, got.stopped, got.horizon) == (1, True, "round")
+    assert got.moves == cf.analyze(state, worlds=1, seed=1, horizon="round").moves
+    timed = cf.Bot("pimc:horizon=hand,worlds=5,ms=50", seed=4).choose(state)
+    assert timed == cf.Bot("pimc:worlds=1", seed=4).choose(state)
+    # The solver stopped mid-search still answers exactly.
+    later = state
+    while cards_left(later) > 16:
+        later = later.play(later.legal_moves()[0])
+    assert solver.solve(later).move_values == cf.Solver().solve(later).move_values

@@ -44,6 +44,7 @@ from capturefast.errors import (
     PositionError,
     RecordError,
     ReportError,
+    StoppedError,
     VariantError,
 )
 from capturefast.records import GameRecord, HandRecord, read_records, write_records
@@ -55,6 +56,7 @@ from capturefast.solve import (
     ReviewRow,
     Solution,
     Solver,
+    StopFlag,
     analyze,
     analyze_many,
     review,
@@ -92,6 +94,8 @@ __all__ = [
     "Solver",
     "Standing",
     "State",
+    "StopFlag",
+    "StoppedError",
     "Summary",
     "TournamentResult",
     "VariantError",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, SupportsIndex, TypedDict, final
+from typing import Any, ClassVar, Literal, SupportsIndex, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ __all__ = [
     "Solution",
     "Solver",
     "State",
+    "StopFlag",
     "VecEnv",
     "View",
     "__version__",
@@ -387,13 +388,30 @@ class Solution:
     @property
     def nodes(self) -> int: ...
 
+_RawAnalysis = tuple[
+    list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"]
+]
+
+@final
+class StopFlag:
+    """A flag that stops the searches given it, set from any thread."""
+
+    def __new__(cls) -> StopFlag: ...
+    def set(self) -> None: ...
+    def clear(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 @final
 class Solver:
     """An exact solver with a transposition table kept between queries."""
 
     def __new__(cls, tt_entries: int = ...) -> Solver: ...
-    def solve(self, state: State) -> Solution: ...
-    def value(self, state: State) -> int: ...
+    def solve(
+        self, state: State, *, time_ms: int | None = None, stop: StopFlag | None = None
+    ) -> Solution: ...
+    def value(
+        self, state: State, *, time_ms: int | None = None, stop: StopFlag | None = None
+    ) -> int: ...
     def analyze_raw(
         self,
         state: State,
@@ -402,7 +420,9 @@ class Solver:
         seed: int = 0,
         horizon: str = "round",
         history: Sequence[tuple[State, Move | str]] | None = None,
-    ) -> tuple[list[Move], list[float], list[float], bool]: ...
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
+    ) -> _RawAnalysis: ...
     def clear(self) -> None: ...
     @property
     def tt_entries(self) -> int: ...
@@ -411,7 +431,13 @@ class Solver:
     @property
     def nodes(self) -> int: ...
 
-def solve(state: State, tt_entries: int = ...) -> Solution: ...
+def solve(
+    state: State,
+    tt_entries: int = ...,
+    *,
+    time_ms: int | None = None,
+    stop: StopFlag | None = None,
+) -> Solution: ...
 def solve_values(
     states: list[State],
     threads: int | None = None,
@@ -427,7 +453,9 @@ def analyze_raw(
     tt_entries: int = ...,
     horizon: str = "round",
     history: Sequence[tuple[State, Move | str]] | None = None,
-) -> tuple[list[Move], list[float], list[float], bool]: ...
+    time_ms: int | None = None,
+    stop: StopFlag | None = None,
+) -> _RawAnalysis: ...
 def analyze_many_raw(
     states: list[State],
     worlds: int = 100,
@@ -438,7 +466,7 @@ def analyze_many_raw(
     *,
     first: int = 0,
     dry_run: bool = False,
-) -> list[tuple[list[Move], list[float], list[float], bool]]: ...
+) -> list[_RawAnalysis]: ...
 def num_actions() -> int: ...
 def action_name(action: int) -> str: ...
 def actions_of(state: State, mv: Move | str) -> list[int]: ...

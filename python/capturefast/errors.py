@@ -17,12 +17,20 @@ __all__ = [
     "PositionError",
     "RecordError",
     "ReportError",
+    "StoppedError",
     "VariantError",
 ]
 
 
 class CaptureFastError(Exception):
     """Base class of every capturefast error."""
+
+
+class StoppedError(CaptureFastError):
+    """A search stopped by its time limit or a stop (`capturefast.StopFlag`) before it ended.
+
+    Not bad input, so not a `ValueError`: the same search given more time ends.
+    """
 
 
 class ArgumentError(CaptureFastError, ValueError):

@@ -25,6 +25,7 @@ from capturefast._core import (
     Move,
     Solution,
     State,
+    StopFlag,
     View,
     analyze_many_raw,
     analyze_raw,
@@ -44,6 +45,7 @@ __all__ = [
     "ReviewRow",
     "Solution",
     "Solver",
+    "StopFlag",
     "analyze",
     "analyze_many",
     "review",
@@ -67,7 +69,13 @@ def position_of(position: State | View | str) -> State | View:
     )
 
 
-def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
+def solve(
+    state: State | str,
+    *,
+    tt_entries: int = 1 << 20,
+    time_ms: int | None = None,
+    stop: StopFlag | None = None,
+) -> Solution:
     """The exact value of an open position and of each legal move.
 
     Each thread keeps one solver for `solve` and `analyze`, so that a query pays only for its
@@ -79,6 +87,8 @@ def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
             a state line of the position notation, docs/notation.md).
         tt_entries: the most transposition-table entries the thread's solver may use, 16 bytes
             each (memory is bounded by this), at most 2**28 (4 GiB).
+        time_ms: stop after this many milliseconds (1 to 10**9; None: no limit).
+        stop: a `StopFlag` another thread may set to stop the solve.
 
     Returns:
         A `Solution` with `.value`, `.move_values` (dict Move -> int), `.best_moves`, `.nodes`.
@@ -86,8 +96,10 @@ def solve(state: State | str, *, tt_entries: int = 1 << 20) -> Solution:
     Raises:
         IllegalMoveError: if the hand is over.
         NotationError: a line that is not a state line (a view hides cards: use `analyze`).
+        StoppedError: `time_ms` passed or `stop` was set before the solve ended (the solver
+            looks every thousand nodes or so). The table keeps only what was proven.
     """
-    return _solve(_open_state(state), tt_entries)
+    return _solve(_open_state(state), tt_entries, time_ms=time_ms, stop=stop)
 
 
 def _open_state(state: State | str) -> State:
@@ -149,14 +161,29 @@ class Solver:
     def __init__(self, tt_entries: int = 1 << 20) -> None:
         self._core = _CoreSolver(tt_entries)
 
-    def solve(self, state: State | str) -> Solution:
-        """`cf.solve(state)` with this solver's table (a `State` or a state line)."""
-        return self._core.solve(_open_state(state))
+    def solve(
+        self, state: State | str, *, time_ms: int | None = None, stop: StopFlag | None = None
+    ) -> Solution:
+        """`cf.solve(state)` with this solver's table (a `State` or a state line).
 
-    def value(self, state: State | str) -> int:
+        Args:
+            time_ms: stop after this many milliseconds (1 to 10**9; None: no limit).
+            stop: a `StopFlag` another thread may set to stop the solve.
+
+        Raises:
+            StoppedError: `time_ms` passed or `stop` was set before the solve ended (the
+                solver looks every thousand nodes or so). The table keeps only what was
+                proven, so the solver stays exact.
+        """
+        return self._core.solve(_open_state(state), time_ms=time_ms, stop=stop)
+
+    def value(
+        self, state: State | str, *, time_ms: int | None = None, stop: StopFlag | None = None
+    ) -> int:
         """The exact value of an open position for the side to move: `solve(state).value`,
-        found by narrow-window searches of the root alone, without every move's value."""
-        return self._core.value(_open_state(state))
+        found by narrow-window searches of the root alone, without every move's value.
+        `time_ms` and `stop` as for `solve`."""
+        return self._core.value(_open_state(state), time_ms=time_ms, stop=stop)
 
     def analyze(
         self,
@@ -167,11 +194,13 @@ class Solver:
         seed: int = 0,
         horizon: Literal["hand", "round"] = "round",
         history: Sequence[tuple[State, Move | str]] | None = None,
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
     ) -> Analysis:
         """`cf.analyze(state, seat, ...)` with this solver's table."""
         position, seat = _seat_to_move(state, seat)
-        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, history)
-        return _analysis(seat, worlds, raw)
+        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, history, time_ms, stop)
+        return _analysis(seat, raw)
 
     def clear(self) -> None:
         """Empties the table, in constant time (its memory is kept)."""
@@ -211,16 +240,21 @@ class Analysis:
 
     Attributes:
         seat: the seat whose view was used (the seat to move).
-        worlds: worlds solved (1 when `exact`).
+        worlds: worlds the means are over (1 when `exact`; fewer than asked when `stopped`).
         exact: nothing relevant was hidden (e.g. the last round with 2 players), so the values
             are the exact solution.
         moves: one `MoveStat` per legal move, in `legal_moves()` order.
+        stopped: a time limit or a stop ended the analysis before its worlds.
+        horizon: the horizon of the values: the one asked, or ``"round"`` when a time limit or
+            a stop cut the first world's exact solve short and the round search valued it.
     """
 
     seat: int
     worlds: int
     exact: bool
     moves: list[MoveStat]
+    stopped: bool = False
+    horizon: Literal["hand", "round"] = "round"
 
     @property
     def best_move(self) -> Move:
@@ -240,11 +274,12 @@ class Analysis:
 
 
 def _analysis(
-    seat: int, worlds: int, raw: tuple[list[Move], list[float], list[float], bool]
+    seat: int,
+    raw: tuple[list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"]],
 ) -> Analysis:
-    moves, means, errs, exact = raw
+    moves, means, errs, exact, worlds, stopped, horizon = raw
     stats = [MoveStat(m, v, e) for m, v, e in zip(moves, means, errs, strict=True)]
-    return Analysis(seat=seat, worlds=1 if exact else worlds, exact=exact, moves=stats)
+    return Analysis(seat, worlds, exact, stats, stopped, horizon)
 
 
 def analyze(
@@ -256,6 +291,8 @@ def analyze(
     tt_entries: int = 1 << 20,
     horizon: Literal["hand", "round"] = "round",
     history: Sequence[tuple[State, Move | str]] | None = None,
+    time_ms: int | None = None,
+    stop: StopFlag | None = None,
 ) -> Analysis:
     """The seat to move's legal moves valued over `worlds` positions consistent with its view.
 
@@ -282,6 +319,12 @@ def analyze(
             current round are under the softened `expert`, and by Cirulla's declarations. A
             round not told whole is sampled uniformly. `None` (the default) or `[]`: uniform
             worlds.
+        time_ms: end the analysis after this many milliseconds (1 to 10**9; None: no limit),
+            with the worlds searched by then (`Analysis.stopped`). At least one world is
+            valued: a world's exact solve (``"hand"``) is stopped at the limit and left out,
+            and if it is the first, the round search values it (`Analysis.horizon`). Under
+            `history` the weighing of the draws takes at most half the time.
+        stop: a `StopFlag` another thread may set to end the analysis as `time_ms` does.
 
     Raises:
         IllegalMoveError: a move of `history` that is not legal in its state, or a state of
@@ -291,8 +334,8 @@ def analyze(
             the state a move was played from and the move).
     """
     state, seat = _seat_to_move(state, seat)
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history)
-    return _analysis(seat, worlds, raw)
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history, time_ms, stop)
+    return _analysis(seat, raw)
 
 
 def _seat_to_move(given: State | View | str, seat: int | None) -> tuple[State, int]:
@@ -352,7 +395,7 @@ def analyze_many(
         raws = analyze_many_raw(states, worlds, seed, threads, tt_entries, horizon)
     out = []
     for s, raw in zip(states, raws, strict=True):
-        out.append(_analysis(int(s.to_move or 0), worlds, raw))
+        out.append(_analysis(int(s.to_move or 0), raw))
     return out
 
 

@@ -28,6 +28,10 @@ pub enum Error {
     /// A position that cannot arise in a game under these rules.
     #[error("{0}")]
     Position(String),
+    /// A search stopped by a time limit or a stop before it ended (not bad input: the same
+    /// search given more time ends).
+    #[error("{0}")]
+    Stopped(String),
     /// A line of the position notation (`docs/notation.md`) refused: the field at fault and
     /// why.
     #[error("notation field `{field}`: {why}")]

@@ -861,3 +861,75 @@ fn a_search_with_the_shortcuts_gives_up_past_the_node_limit() {
         assert_eq!(kept.move_values, fresh.move_values, "limit {limit}");
     }
 }
+
+/// An interrupt stops a solve that would run far longer (a Scopone deal, beyond exact search),
+/// with the shortcuts and without them (plain search), by its deadline or by its flag set from
+/// another thread, and fails with `Error::Stopped`; the table keeps only what was proven, so the
+/// same solver later agrees with a fresh one. Without an interrupt nothing changes.
+#[test]
+fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    use capturefast_core::{Error, Interrupt};
+
+    for plain in [false, true] {
+        let mut o = Options::new(Game::Scopa, 4);
+        o.set("deal", &OptionValue::Str("scopone".into())).unwrap();
+        if plain {
+            o.set("fewest_cards", &OptionValue::Bool(true)).unwrap();
+        }
+        let rules = Rules::new(o).unwrap();
+        assert_eq!(solver_shortcuts_exact(&rules), !plain);
+        let state = State::new(&rules, 1);
+        let mut solver = Solver::new(1 << 16);
+
+        let start = Instant::now();
+        solver.set_interrupt(Interrupt {
+            deadline: Some(start + Duration::from_millis(30)),
+            flag: None,
+        });
+        let err = solver.solve(&rules, &state).unwrap_err();
+        assert!(matches!(err, Error::Stopped(_)), "{err}");
+        // Generous for a loaded machine: the limit alone would take seconds.
+        assert!(
+            start.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            start.elapsed()
+        );
+
+        let flag = Arc::new(AtomicBool::new(false));
+        solver.set_interrupt(Interrupt {
+            deadline: None,
+            flag: Some(flag.clone()),
+        });
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let err = solver.value(&rules, &state).unwrap_err();
+        assert!(matches!(err, Error::Stopped(_)), "{err}");
+        setter.join().unwrap();
+        // Still set: the next solve stops at its first node.
+        let before = solver.nodes();
+        assert!(solver.solve(&rules, &state).is_err());
+        assert!(solver.nodes() - before < 100, "{}", solver.nodes() - before);
+
+        // A later position solves, and agrees with a fresh solver.
+        flag.store(false, Ordering::Relaxed);
+        let mut s = state;
+        let mut moves = Vec::new();
+        while s.cards_left() > if plain { 14 } else { 20 } {
+            s.legal_moves(&rules, &mut moves);
+            s.apply_unchecked(&rules, moves[0]);
+        }
+        let kept = solver.solve(&rules, &s).unwrap();
+        solver.set_interrupt(Interrupt::default());
+        let fresh = Solver::new(1 << 16).solve(&rules, &s).unwrap();
+        assert_eq!(kept.move_values, fresh.move_values, "plain {plain}");
+    }
+}

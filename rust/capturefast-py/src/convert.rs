@@ -283,6 +283,14 @@ pub mod arg {
         super::bounded(obj, "worlds", 1, capturefast_core::play::sim::MAX_WORLDS)
     }
 
+    /// A query's `time_ms`: 1 to 10^9 milliseconds, or `None` for no time limit.
+    pub fn time_ms(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+        if obj.is_none() {
+            return Ok(None);
+        }
+        super::bounded(obj, "time_ms", 1, 1_000_000_000).map(Some)
+    }
+
     /// `threads`: 1 to `MAX_THREADS`, or `None` for one per core.
     pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         if obj.is_none() {

@@ -14,6 +14,7 @@ pyo3::import_exception!(capturefast.errors, VariantError);
 pyo3::import_exception!(capturefast.errors, DecodeError);
 pyo3::import_exception!(capturefast.errors, PositionError);
 pyo3::import_exception!(capturefast.errors, NotationError);
+pyo3::import_exception!(capturefast.errors, StoppedError);
 
 /// A core error on its way to Python (the orphan rule forbids `From<CoreError> for PyErr`).
 pub struct Error(pub CoreError);
@@ -36,6 +37,7 @@ impl From<Error> for PyErr {
             CoreError::Argument(_) => ArgumentError::new_err(msg),
             CoreError::Decode(_) => DecodeError::new_err(msg),
             CoreError::Position(_) => PositionError::new_err(msg),
+            CoreError::Stopped(_) => StoppedError::new_err(msg),
             CoreError::Notation { field, .. } => {
                 // The field is also an attribute, for programs that answer with it.
                 Python::attach(|py| {

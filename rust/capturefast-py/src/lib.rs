@@ -51,7 +51,7 @@ mod _core {
     #[pymodule_export]
     use crate::solve::{PySolution, analyze_many_raw, analyze_raw, solve, solve_values};
     #[pymodule_export]
-    use crate::solver::PySolver;
+    use crate::solver::{PySolver, PyStopFlag};
     #[pymodule_export]
     use crate::state::PyState;
     #[pymodule_export]

@@ -3,10 +3,12 @@
 //! each with its own transposition table, and return results in input order.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use capturefast_core::play::query;
 use capturefast_core::search::{self, analysis::SeatAnalysis};
-use capturefast_core::{EXPERT_MODEL_BETA, ExpertModel, Horizon, Inference, Solver};
+use capturefast_core::{EXPERT_MODEL_BETA, ExpertModel, Horizon, Inference, Interrupt, Solver};
 use capturefast_core::{Move, Rules, State};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -102,12 +104,18 @@ pub(crate) fn check_open(state: &State) -> PyResult<()> {
     check(search::batch::check_open(state))
 }
 
-pub(crate) fn solve_one(
+/// The solution of an open position by `solver`, stopped with
+/// [`capturefast_core::Error::Stopped`] when `interrupt` is due.
+pub(crate) fn solve_until(
     solver: &mut Solver,
     rules: &Rules,
     state: &State,
+    interrupt: Interrupt,
 ) -> Result<PySolution, capturefast_core::Error> {
-    let s = solver.solve(rules, state)?;
+    solver.set_interrupt(interrupt);
+    let s = solver.solve(rules, state);
+    solver.set_interrupt(Interrupt::default());
+    let s = s?;
     let moves = s
         .move_values
         .iter()
@@ -120,20 +128,26 @@ pub(crate) fn solve_one(
     })
 }
 
-/// Solves an open position exactly: every card, and the order of the stock, are known.
+/// Solves an open position exactly: every card, and the order of the stock, are known; a
+/// `StoppedError` once `time_ms` milliseconds have passed or `stop` is set.
 #[pyfunction]
-#[pyo3(signature = (state, tt_entries = DEFAULT_TT))]
+#[pyo3(signature = (state, tt_entries = DEFAULT_TT, *, time_ms = None, stop = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
+    #[pyo3(from_py_with = crate::convert::arg::time_ms)] time_ms: Option<u64>,
+    #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
 ) -> PyResult<PySolution> {
     let st = state.get();
     check_open(&st.state)?;
     let rules = st.rules.0.clone();
     let s = st.state;
+    let interrupt = interrupt(time_ms, stop);
     check(detached(py, move || {
-        with_thread_solver(tt_entries, |solver| solve_one(solver, &rules, &s))
+        with_thread_solver(tt_entries, |solver| {
+            solve_until(solver, &rules, &s, interrupt)
+        })
     }))
 }
 
@@ -177,8 +191,18 @@ pub fn solve_values(
     out.into_iter().map(check).collect()
 }
 
-/// One seat's analysis: `(moves, means, stderrs, exact)` over `worlds` determinized worlds.
-pub(crate) type Analysis = (Vec<crate::moves::PyMove>, Vec<f64>, Vec<f64>, bool);
+/// One seat's analysis: `(moves, means, stderrs, exact, worlds, stopped, horizon)`: the
+/// worlds the means are over, whether a time limit or a stop ended it early, and the horizon
+/// of its values (`"round"` when a stop cut the first world's exact solve short).
+pub(crate) type Analysis = (
+    Vec<crate::moves::PyMove>,
+    Vec<f64>,
+    Vec<f64>,
+    bool,
+    u32,
+    bool,
+    &'static str,
+);
 
 pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
     let moves = r
@@ -188,7 +212,11 @@ pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
         .collect();
     let means = r.moves.iter().map(|r| r.2).collect();
     let errs = r.moves.iter().map(|r| r.3).collect();
-    (moves, means, errs, r.exact)
+    let horizon = match r.horizon {
+        Horizon::Round => "round",
+        Horizon::Hand => "hand",
+    };
+    (moves, means, errs, r.exact, r.worlds, r.stopped, horizon)
 }
 
 /// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.
@@ -203,10 +231,13 @@ pub(crate) fn horizon(name: &str) -> PyResult<Horizon> {
 /// `history`: the moves that led to `state` (each the `State` before it and the move); with
 /// it the worlds are weighed by how likely the other seats' moves of the current round are, as
 /// the `pimc` bot weighs them.
-/// Returns `(moves, means, stderrs, exact)`; `exact` when nothing relevant is hidden (one world).
+/// `time_ms`, `stop`: the analysis ends early once `time_ms` milliseconds have passed or `stop`
+/// (a `StopFlag`) is set ([`Interrupt`]).
+/// Returns `(moves, means, stderrs, exact, worlds, stopped, horizon)` ([`Analysis`]); `exact`
+/// when nothing relevant is hidden (one world).
 #[pyfunction]
 #[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "round",
-    history = None))]
+    history = None, time_ms = None, stop = None))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_raw(
@@ -218,11 +249,28 @@ pub fn analyze_raw(
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     horizon: &str,
     #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
+    #[pyo3(from_py_with = crate::convert::arg::time_ms)] time_ms: Option<u64>,
+    #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
 ) -> PyResult<Analysis> {
     let how = (worlds, seed, horizon);
-    analyze_with(py, state, seat, how, history.as_deref(), |solver_run| {
-        with_thread_solver(tt_entries, solver_run)
-    })
+    let interrupt = interrupt(time_ms, stop);
+    analyze_with(
+        py,
+        state,
+        seat,
+        how,
+        history.as_deref(),
+        &interrupt,
+        |solver_run| with_thread_solver(tt_entries, solver_run),
+    )
+}
+
+/// The interrupt of a query given `time_ms` (from now) and a `StopFlag`'s flag.
+pub(crate) fn interrupt(time_ms: Option<u64>, stop: Option<Arc<AtomicBool>>) -> Interrupt {
+    Interrupt {
+        deadline: time_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
+        flag: stop,
+    }
 }
 
 /// A move told to an analysis or a bot: the `State` before it and the move.
@@ -278,6 +326,7 @@ pub(crate) fn analyze_with(
     seat: i64,
     (worlds, seed, horizon): (u32, u64, &str),
     history: Option<&[History<'_, '_>]>,
+    interrupt: &Interrupt,
     with: impl FnOnce(
         &mut dyn FnMut(&mut Solver) -> Result<SeatAnalysis, capturefast_core::Error>,
     ) -> Result<SeatAnalysis, capturefast_core::Error>
@@ -303,7 +352,7 @@ pub(crate) fn analyze_with(
     let r = detached(py, || {
         with(&mut |solver| {
             let inference = inference.as_mut();
-            search::analysis::analyze_position(rules, s, seat, how, inference, solver)
+            search::analysis::analyze_position(rules, s, seat, how, inference, solver, interrupt)
         })
     });
     Ok(analysis_py(&check(r)?))

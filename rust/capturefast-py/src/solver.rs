@@ -1,16 +1,17 @@
 //! `Solver`: an exact solver a user keeps, so that its transposition table is set up once and
 //! reused across queries (the module functions `solve` and `analyze` keep one per thread).
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use capturefast_core::Solver;
+use capturefast_core::{Interrupt, Solver};
 use pyo3::prelude::*;
 
 use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
 use crate::solve::{
-    Analysis, DEFAULT_TT, History, PySolution, analyze_with, check_open, solve_one,
+    Analysis, DEFAULT_TT, History, PySolution, analyze_with, check_open, interrupt, solve_until,
 };
 use crate::state::PyState;
 
@@ -45,24 +46,51 @@ impl PySolver {
         }
     }
 
-    /// The exact value of an open position and of each legal move.
-    fn solve(&self, py: Python<'_>, state: &Bound<'_, PyState>) -> PyResult<PySolution> {
+    /// The exact value of an open position and of each legal move; a `StoppedError` once
+    /// `time_ms` milliseconds have passed or `stop` is set.
+    #[pyo3(signature = (state, *, time_ms = None, stop = None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyState>,
+        #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
+        #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+    ) -> PyResult<PySolution> {
         let st = state.get();
         check_open(&st.state)?;
         let (rules, s) = (&st.rules.0, &st.state);
-        check(detached(py, || solve_one(&mut self.lock(), rules, s)))
+        let interrupt = interrupt(time_ms, stop);
+        check(detached(py, || {
+            solve_until(&mut self.lock(), rules, s, interrupt)
+        }))
     }
 
-    /// The exact value of an open position for the side to move, without every move's value.
-    fn value(&self, py: Python<'_>, state: &Bound<'_, PyState>) -> PyResult<i32> {
+    /// The exact value of an open position for the side to move, without every move's value;
+    /// a `StoppedError` once `time_ms` milliseconds have passed or `stop` is set.
+    #[pyo3(signature = (state, *, time_ms = None, stop = None))]
+    fn value(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyState>,
+        #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
+        #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+    ) -> PyResult<i32> {
         let st = state.get();
         check_open(&st.state)?;
         let (rules, s) = (&st.rules.0, &st.state);
-        check(detached(py, || self.lock().value(rules, s)))
+        let interrupt = interrupt(time_ms, stop);
+        check(detached(py, || {
+            let mut solver = self.lock();
+            solver.set_interrupt(interrupt);
+            let v = solver.value(rules, s);
+            solver.set_interrupt(Interrupt::default());
+            v
+        }))
     }
 
     /// `analyze_raw` with this solver.
-    #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round", history = None))]
+    #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round", history = None,
+        time_ms = None, stop = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
     fn analyze_raw(
@@ -74,11 +102,20 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::seed)] seed: u64,
         horizon: &str,
         #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
+        #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
+        #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
     ) -> PyResult<Analysis> {
         let how = (worlds, seed, horizon);
-        analyze_with(py, state, seat, how, history.as_deref(), |run| {
-            run(&mut self.lock())
-        })
+        let interrupt = interrupt(time_ms, stop);
+        analyze_with(
+            py,
+            state,
+            seat,
+            how,
+            history.as_deref(),
+            &interrupt,
+            |run| run(&mut self.lock()),
+        )
     }
 
     /// Empties the table, in constant time.
@@ -110,5 +147,63 @@ impl PySolver {
             (s.tt_entries(), s.tt_allocated())
         });
         format!("Solver(tt_entries={cap}, allocated={used})")
+    }
+}
+
+/// A flag that stops the searches given it, set from any thread: `Solver.analyze`,
+/// `Solver.solve` and `capturefast.analyze` take it as `stop`, and look at it every thousand
+/// nodes or so with the GIL released. Like `threading.Event`: it stays set until cleared.
+#[pyclass(frozen, module = "capturefast", name = "StopFlag")]
+pub struct PyStopFlag {
+    flag: Arc<AtomicBool>,
+}
+
+/// The `stop` argument of a query: `None`, or a `StopFlag`'s shared flag; anything else is a
+/// `TypeError` naming the argument.
+pub(crate) fn stop_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Arc<AtomicBool>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let flag = obj.cast::<PyStopFlag>().map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "stop must be a capturefast.StopFlag or None, got: {kind}"
+        ))
+    })?;
+    Ok(Some(Arc::clone(&flag.get().flag)))
+}
+
+#[pymethods]
+impl PyStopFlag {
+    #[new]
+    fn new() -> PyStopFlag {
+        PyStopFlag {
+            flag: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Stops the searches given this flag, now and until it is cleared.
+    fn set(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets searches given this flag run again.
+    fn clear(&self) {
+        self.flag.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether it is set.
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "StopFlag(set={})",
+            if self.is_set() { "True" } else { "False" }
+        )
     }
 }

@@ -3,7 +3,7 @@
 //! ([`Horizon::Hand`]) or searched to the end of the round ([`Horizon::Round`]), and each move
 //! gets its mean value and the standard error of that mean.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::error::Error;
 use crate::game::action::Move;
@@ -14,7 +14,7 @@ use crate::game::view::View;
 use crate::game::world::{determinize, is_open};
 use crate::search::horizon::RoundSearch;
 use crate::search::infer::Inference;
-use crate::search::solver::Solver;
+use crate::search::solver::{Interrupt, Solver};
 
 /// How far each sampled world is searched (by the PIMC bot and by [`analyze_to`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,6 +80,32 @@ pub fn analyze_informed(
     inference: Option<&mut Inference>,
     solver: &mut Solver,
 ) -> Result<Vec<(Move, f64, f64)>, Error> {
+    let how = (worlds, seed, horizon);
+    analyze_until(rules, view, how, inference, solver, &Interrupt::default()).map(|a| a.moves)
+}
+
+/// What [`analyze_until`] found.
+pub(crate) struct Found {
+    /// Per legal move of the viewer: the move, its mean value and the standard error.
+    pub(crate) moves: Vec<(Move, f64, f64)>,
+    /// The worlds the means are over.
+    pub(crate) worlds: u32,
+    /// Whether the interrupt ended the analysis early ([`WorldSums::stopped`]).
+    pub(crate) stopped: bool,
+    /// The horizon the values are to: the one asked, or [`Horizon::Round`] when the first
+    /// world's exact solve was cut short ([`search_world`]).
+    pub(crate) horizon: Horizon,
+}
+
+/// [`analyze_informed`], ended early when `interrupt` is due (after at least one world).
+pub(crate) fn analyze_until(
+    rules: &Rules,
+    view: &View,
+    (worlds, seed, horizon): (u32, u64, Horizon),
+    inference: Option<&mut Inference>,
+    solver: &mut Solver,
+    interrupt: &Interrupt,
+) -> Result<Found, Error> {
     if view.to_move != Some(view.seat) {
         return Err(Error::IllegalMove(format!(
             "seat {} is not to move: nothing to analyze",
@@ -99,15 +125,16 @@ pub fn analyze_informed(
         view,
         worlds,
         seed,
-        None,
+        interrupt,
         weigh.as_mut().map(|f| f as &mut WeighWorld),
-        &mut |world, legal, values| {
+        &mut |world, legal, first, values| {
             let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
-            search_world(rules, world, legal, solver, fresh, &mut round, values)
+            let stop = (interrupt, first);
+            search_world(rules, world, legal, solver, fresh, &mut round, stop, values)
         },
     )?;
     let n = f64::from(sums.worlds);
-    Ok(sums
+    let rows = sums
         .moves
         .iter()
         .zip(sums.sum.iter().zip(&sums.sum2))
@@ -121,7 +148,17 @@ pub fn analyze_informed(
             };
             (mv, mean, se)
         })
-        .collect())
+        .collect();
+    Ok(Found {
+        moves: rows,
+        worlds: sums.worlds,
+        stopped: sums.stopped,
+        horizon: if sums.fell_back {
+            Horizon::Round
+        } else {
+            horizon
+        },
+    })
 }
 
 /// The viewer's legal moves with the (weighted) sum and sum of squares of each one's values
@@ -131,11 +168,19 @@ pub(crate) struct WorldSums {
     pub(crate) moves: Vec<Move>,
     pub(crate) sum: Vec<f64>,
     pub(crate) sum2: Vec<f64>,
+    /// Whether the interrupt ended the search before its worlds (or cut the first world's
+    /// exact solve short).
+    pub(crate) stopped: bool,
+    /// Whether the first world's exact solve was cut short, so that the round search valued it
+    /// (and, the interrupt being due, no other world was searched).
+    pub(crate) fell_back: bool,
 }
 
-/// Writes the value of each of the legal moves (the slice) in a world into the vector.
+/// Writes the value of each of the legal moves (the slice) in a world into the vector, and
+/// says whether it was cut short ([`search_world`]). `first`: the first world, which must be
+/// valued even if the interrupt comes.
 pub(crate) type ValueWorld<'a> =
-    dyn FnMut(&State, &[Move], &mut Vec<f32>) -> Result<(), Error> + 'a;
+    dyn FnMut(&State, &[Move], bool, &mut Vec<f32>) -> Result<bool, Error> + 'a;
 
 /// The weight of a drawn world (1 for every world when worlds are drawn uniformly).
 pub(crate) type WeighWorld<'a> = dyn FnMut(&State) -> f64 + 'a;
@@ -145,36 +190,45 @@ pub(crate) type WeighWorld<'a> = dyn FnMut(&State) -> f64 + 'a;
 pub(crate) const DRAWS_PER_WORLD: u32 = 3;
 
 /// Draws up to `worlds` worlds from `seed` consistent with `view` (one when it is open), stopping
-/// early once `limit` has passed (after at least one), and sums the values `value_world` gives
+/// early once `interrupt` is due (after at least one), and sums the values `value_world` gives
 /// each legal move of the viewer in each world (the moves are the same in every world: they
-/// depend only on its hand, the table and a cut card it was shown).
+/// depend only on its hand, the table and a cut card it was shown). A world whose search the
+/// interrupt stops is left out, but for the first ([`search_world`]).
 ///
 /// With `weigh`, [`DRAWS_PER_WORLD`] times as many worlds are drawn and weighed, and `worlds`
 /// of them are resampled in proportion to their weights (systematic resampling): a world picked
 /// `k` times is searched once and counted `k` times, one that weighs nothing is never searched.
-/// If no world drawn weighs anything, the worlds are drawn and summed unweighted. Under a
-/// `limit`, the draws stop once half of it has passed (after one that weighs), and the worlds
-/// are resampled from those drawn.
+/// If no world drawn weighs anything, the worlds are drawn and summed unweighted. The draws stop
+/// once half the time to the interrupt's deadline has passed, or its flag is set (after one
+/// that weighs), and the worlds are resampled from those drawn.
 pub(crate) fn world_sums(
     rules: &Rules,
     view: &View,
     worlds: u32,
     seed: u64,
-    limit: Option<Duration>,
+    interrupt: &Interrupt,
     weigh: Option<&mut WeighWorld>,
     value_world: &mut ValueWorld,
 ) -> Result<WorldSums, Error> {
     let open = is_open(view);
     let worlds = if open { 1 } else { worlds };
     let mut rng = Rng::new(seed);
-    let start = Instant::now();
-    // Whether `1 / share` of the time limit has passed (never, without a limit).
-    let past = |share: u32| limit.is_some_and(|limit| start.elapsed() >= limit / share);
+    // Under a time limit the weighing takes at most half of it (a costly model, such as the
+    // round search's, could otherwise take it all).
+    let weighing = Interrupt {
+        deadline: interrupt.deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        }),
+        flag: interrupt.flag.clone(),
+    };
     let mut out = WorldSums {
         worlds: 0,
         moves: Vec::new(),
         sum: Vec::new(),
         sum2: Vec::new(),
+        stopped: false,
+        fell_back: false,
     };
     // The worlds to search, each with the number of times it counts.
     let mut picked: Vec<(State, u32)> = Vec::new();
@@ -183,9 +237,8 @@ pub(crate) fn world_sums(
         let mut drawn = Vec::with_capacity(n_draws as usize);
         let mut total = 0.0;
         for _ in 0..n_draws {
-            // Under a time limit the weighing takes at most half of it (a costly model, such
-            // as the round search's, could otherwise take it all), once some world weighs.
-            if total > 0.0 && past(2) {
+            if total > 0.0 && weighing.due() {
+                out.stopped = true;
                 break;
             }
             let world = determinize(rules, view, &mut rng)?;
@@ -195,7 +248,7 @@ pub(crate) fn world_sums(
         }
         if total <= 0.0 {
             // Every draw contradicted what was seen (a model that rules out the truth).
-            return world_sums(rules, view, worlds, seed, limit, None, value_world);
+            return world_sums(rules, view, worlds, seed, interrupt, None, value_world);
         }
         // Systematic resampling: the k-th pick is where (k + u) / worlds of the total
         // weight falls.
@@ -222,7 +275,8 @@ pub(crate) fn world_sums(
         picked.len() as u32
     };
     for w in 0..searched {
-        if w > 0 && past(1) {
+        if w > 0 && interrupt.due() {
+            out.stopped = true;
             break;
         }
         let (world, count) = match picked.get(w as usize) {
@@ -234,7 +288,17 @@ pub(crate) fn world_sums(
             out.sum.resize(out.moves.len(), 0.0);
             out.sum2.resize(out.moves.len(), 0.0);
         }
-        value_world(&world, &out.moves, &mut values)?;
+        match value_world(&world, &out.moves, w == 0, &mut values) {
+            Ok(cut) => {
+                out.stopped |= cut;
+                out.fell_back = cut;
+            }
+            Err(Error::Stopped(_)) if w > 0 => {
+                out.stopped = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
         let k = f64::from(count);
         for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
             let v = f64::from(v);
@@ -248,7 +312,10 @@ pub(crate) fn world_sums(
 
 /// The value of each of `legal` in `world` for the side to move: solved exactly by `solver`
 /// (to the end of the hand, its table cleared first if `fresh`) if there is one, else searched
-/// to the end of the round.
+/// to the end of the round. The solve stops when `interrupt` is due ([`Error::Stopped`]); for
+/// the `first` world, which must be valued, the round search then values it instead, and the
+/// result says so (`true`: cut short).
+#[allow(clippy::too_many_arguments)] // one world's search: each argument is one of its inputs
 pub(crate) fn search_world(
     rules: &Rules,
     world: &State,
@@ -256,22 +323,32 @@ pub(crate) fn search_world(
     solver: Option<&mut Solver>,
     fresh: bool,
     round: &mut RoundSearch,
+    (interrupt, first): (&Interrupt, bool),
     values: &mut Vec<f32>,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let Some(solver) = solver else {
         round.move_values(rules, world, legal, values);
-        return Ok(());
+        return Ok(false);
     };
     if fresh {
         // Worlds share almost no positions (their stocks and hidden hands differ): each gets
         // the whole table.
         solver.clear();
     }
-    let sol = solver.solve(rules, world)?;
+    solver.set_interrupt(interrupt.clone());
+    let sol = solver.solve(rules, world);
+    solver.set_interrupt(Interrupt::default());
+    let sol = match sol {
+        Err(Error::Stopped(_)) if first => {
+            round.move_values(rules, world, legal, values);
+            return Ok(true);
+        }
+        sol => sol?,
+    };
     debug_assert!(legal.iter().zip(&sol.move_values).all(|(a, b)| *a == b.0));
     values.clear();
     values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
-    Ok(())
+    Ok(false)
 }
 
 /// One seat's analysis of a position ([`analyze_position`]).
@@ -282,18 +359,29 @@ pub struct SeatAnalysis {
     pub moves: Vec<(Move, bool, f64, f64)>,
     /// Whether nothing relevant was hidden, so that one world was the truth ([`is_open`]).
     pub exact: bool,
+    /// The worlds the means are over (fewer than asked when `stopped`).
+    pub worlds: u32,
+    /// Whether the interrupt ended the analysis before its worlds, or cut the first world's
+    /// exact solve short.
+    pub stopped: bool,
+    /// The horizon the values are to: the one asked, or [`Horizon::Round`] when the interrupt
+    /// cut the first world's exact solve short and the round search valued that world.
+    pub horizon: Horizon,
 }
 
 /// The analysis of `state` for `seat`, which must be the seat to move: [`analyze_informed`]
 /// over the seat's view (its worlds weighed by `inference` if given), each move marked with
-/// whether it sweeps.
+/// whether it sweeps, ended early when `interrupt` is due: no world is begun after it, a
+/// world's exact solve is stopped and left out, and if that was the first world the round
+/// search values it instead.
 pub fn analyze_position(
     rules: &Rules,
     state: &State,
     seat: u8,
-    (worlds, seed, horizon): (u32, u64, Horizon),
+    how: (u32, u64, Horizon),
     inference: Option<&mut Inference>,
     solver: &mut Solver,
+    interrupt: &Interrupt,
 ) -> Result<SeatAnalysis, Error> {
     if state.hand_over() {
         return Err(Error::IllegalMove(
@@ -309,20 +397,35 @@ pub fn analyze_position(
         )));
     }
     let view = state.view(seat);
-    let rows = analyze_informed(rules, &view, worlds, seed, horizon, inference, solver)?;
+    let found = analyze_until(rules, &view, how, inference, solver, interrupt)?;
     Ok(SeatAnalysis {
-        moves: rows
+        moves: found
+            .moves
             .into_iter()
             .map(|(mv, mean, err)| (mv, state.is_sweep(rules, mv), mean, err))
             .collect(),
         exact: is_open(&view),
+        worlds: found.worlds,
+        stopped: found.stopped,
+        horizon: found.horizon,
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
     use crate::game::rules::Game;
+
+    /// An interrupt already due at `Instant::now()`, or none.
+    fn due_now(due: bool) -> Interrupt {
+        Interrupt {
+            deadline: due.then(Instant::now),
+            flag: None,
+        }
+    }
 
     #[test]
     fn a_time_limit_also_bounds_the_weighing() {
@@ -330,10 +433,7 @@ mod tests {
         // the one searched, counted for them all. Without a limit every draw is weighed.
         let rules = Rules::profile(Game::Scopa, 2).unwrap();
         let view = State::new(&rules, 3).view(0);
-        for (limit, weighed, searched) in [
-            (Some(Duration::ZERO), 2, 1),
-            (None, 10 * DRAWS_PER_WORLD, 10),
-        ] {
+        for (due, weighed, searched) in [(true, 2, 1), (false, 10 * DRAWS_PER_WORLD, 10)] {
             let mut calls = 0;
             // The first draw weighs nothing: the weighing goes on to the second.
             let mut weigh = |_: &State| {
@@ -346,17 +446,104 @@ mod tests {
                 &view,
                 10,
                 7,
-                limit,
+                &due_now(due),
                 Some(&mut weigh),
-                &mut |_, moves, out| {
+                &mut |_, moves, _, out| {
                     values += 1;
                     out.clear();
                     out.resize(moves.len(), 0.0);
-                    Ok(())
+                    Ok(false)
                 },
             )
             .unwrap();
             assert_eq!((calls, values, sums.worlds), (weighed, searched, 10));
+            assert_eq!(sums.stopped, due);
         }
+    }
+
+    #[test]
+    fn an_interrupted_analysis_keeps_its_finished_worlds_only() {
+        // A 4-player deal solved to the hand's end takes some milliseconds a world. The flag,
+        // set by the third world's value, stops the analysis after it: its solve is cut short
+        // and left out, and the means are those of the two worlds before.
+        let rules = Rules::profile(Game::Scopa, 4).unwrap();
+        let state = State::new(&rules, 11);
+        let seat = state.to_move().unwrap();
+        let how = (10, 5, Horizon::Hand);
+        let mut solver = Solver::new(1 << 16);
+        let full = analyze_position(
+            &rules,
+            &state,
+            seat,
+            (2, 5, Horizon::Hand),
+            None,
+            &mut solver,
+            &Interrupt::default(),
+        )
+        .unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let interrupt = Interrupt {
+            deadline: None,
+            flag: Some(flag.clone()),
+        };
+        // The same worlds, the third stopped from inside its solve by a deadline of now.
+        let mut n = 0;
+        let view = state.view(seat);
+        let mut round = RoundSearch::default();
+        let sums = world_sums(
+            &rules,
+            &view,
+            10,
+            5,
+            &interrupt,
+            None,
+            &mut |w, l, first, v| {
+                n += 1;
+                let stop = if n == 3 {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    due_now(true)
+                } else {
+                    interrupt.clone()
+                };
+                search_world(
+                    &rules,
+                    w,
+                    l,
+                    Some(&mut solver),
+                    true,
+                    &mut round,
+                    (&stop, first),
+                    v,
+                )
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            (n, sums.worlds, sums.stopped, sums.fell_back),
+            (3, 2, true, false)
+        );
+        for (i, row) in full.moves.iter().enumerate() {
+            assert!((row.2 - sums.sum[i] / 2.0).abs() < 1e-9, "{row:?}");
+        }
+        assert_eq!(full.worlds, 2);
+        assert!(!full.stopped);
+        // Due before it starts: one world, valued by the round search.
+        let cut =
+            analyze_position(&rules, &state, seat, how, None, &mut solver, &due_now(true)).unwrap();
+        assert_eq!(
+            (cut.worlds, cut.stopped, cut.horizon),
+            (1, true, Horizon::Round)
+        );
+        let round_one = analyze_position(
+            &rules,
+            &state,
+            seat,
+            (1, 5, Horizon::Round),
+            None,
+            &mut solver,
+            &Interrupt::default(),
+        )
+        .unwrap();
+        assert_eq!(cut.moves, round_one.moves);
     }
 }

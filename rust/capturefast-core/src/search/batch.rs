@@ -15,6 +15,7 @@ use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::parallel::map_on_workers;
 use crate::search::analysis::{Horizon, SeatAnalysis, analyze_position};
+use crate::search::solver::Interrupt;
 use crate::search::solver::Solver;
 
 thread_local! {
@@ -71,7 +72,7 @@ pub fn analyze_many(
         let seat = state.to_move().expect("a hand in play has a seat to move");
         let how = (worlds, Rng::derive(seed, *i), horizon);
         with_worker_solver(tt_entries, |solver| {
-            analyze_position(rules, state, seat, how, None, solver)
+            analyze_position(rules, state, seat, how, None, solver, &Interrupt::default())
         })
     })
 }

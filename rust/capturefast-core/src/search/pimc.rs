@@ -2,7 +2,7 @@
 //! to its [`Horizon`], the second-to-last round of a 2-player hand solved to the hand's end
 //! ([`solves_endgame`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::eval::choice::Best;
 use crate::game::action::Move;
@@ -14,7 +14,7 @@ use crate::game::world::is_open;
 use crate::search::analysis::{Horizon, WeighWorld, search_world, world_sums};
 use crate::search::horizon::{Evaluation, RoundSearch};
 use crate::search::infer::{Inference, PlayModel};
-use crate::search::solver::Solver;
+use crate::search::solver::{Interrupt, Solver};
 
 const PIMC_TT_ENTRIES: usize = 1 << 18;
 
@@ -114,7 +114,9 @@ impl PimcBot {
 
     /// Also stops a decision once `limit` has passed, after fewer worlds than its budget (at
     /// least one is searched); with inference, the weighing of the drawn worlds stops at half
-    /// of `limit`. A time limit makes the choices depend on the machine's speed.
+    /// of `limit`. A world's exact solve (`horizon = hand`, the endgame solve) stops at the
+    /// limit too: it is left out, or if it is the first world the round search values it. A
+    /// time limit makes the choices depend on the machine's speed.
     pub fn with_time_limit(mut self, limit: Duration) -> PimcBot {
         self.time_limit = Some(limit);
         self
@@ -138,17 +140,21 @@ impl PimcBot {
         let (solver, round) = (&mut self.solver, &mut self.round);
         let fresh = self.worlds > 1 && !is_open(view);
         let mut weigh = self.inference.as_mut().and_then(|i| i.weigher(rules, view));
+        let interrupt = Interrupt {
+            deadline: self.time_limit.map(|limit| Instant::now() + limit),
+            flag: None,
+        };
         let sums = world_sums(
             rules,
             view,
             self.worlds,
             seed,
-            self.time_limit,
+            &interrupt,
             weigh.as_mut().map(|f| f as &mut WeighWorld),
-            &mut |w, l, v| {
+            &mut |w, l, first, v| {
                 let solver = (horizon == Horizon::Hand)
                     .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
-                search_world(rules, w, l, solver, fresh, round, v)
+                search_world(rules, w, l, solver, fresh, round, (&interrupt, first), v)
             },
         );
         // Only a view that is not the seat's turn fails, or a world too large for the exact

@@ -68,6 +68,10 @@
 //! information Monte Carlo), and [`PimcBot`](crate::PimcBot) plays the move with the best mean, searching each
 //! world to the end of the round by default ([`Horizon`](crate::Horizon), `horizon.rs`) or solving it here.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use crate::error::Error;
 use crate::game::action::{Move, MoveKind};
 use crate::game::capture::TableIndex;
@@ -226,10 +230,45 @@ pub struct Solver {
     /// Nodes one search may visit ([`PLAIN_NODE_LIMIT`] unless set).
     plain_limit: u64,
     /// Node count past which the current search gives up.
+    node_stop: u64,
+    /// Node count at which the search next looks at the node limit and the interrupt
+    /// ([`Solver::poll`]): `node_stop`, or sooner while an interrupt is set.
     plain_stop: u64,
     /// Whether the current search gave up (its values are then meaningless).
     plain_aborted: bool,
+    /// When the searches are to stop before they end ([`Solver::set_interrupt`]).
+    interrupt: Interrupt,
+    /// Whether the current search gave up because of the interrupt.
+    interrupted: bool,
 }
+
+/// When a search is to stop before it ends: at a deadline, once a flag another thread may set
+/// is set, or at the first of the two. The default stops nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt {
+    /// The instant past which the search stops.
+    pub deadline: Option<Instant>,
+    /// A flag whose setting stops the search (read, never written, by the search).
+    pub flag: Option<Arc<AtomicBool>>,
+}
+
+impl Interrupt {
+    /// Whether it stops anything at all.
+    pub fn is_set(&self) -> bool {
+        self.deadline.is_some() || self.flag.is_some()
+    }
+
+    /// Whether the search must stop now: the deadline has passed or the flag is set.
+    pub fn due(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Nodes between two looks at an [`Interrupt`] (some tens of microseconds of search).
+const POLL_NODES: u64 = 1024;
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -260,8 +299,11 @@ impl Solver {
             plain_table: std::collections::HashMap::new(),
             plain_buffers: Vec::new(),
             plain_limit: PLAIN_NODE_LIMIT,
+            node_stop: u64::MAX,
             plain_stop: u64::MAX,
             plain_aborted: false,
+            interrupt: Interrupt::default(),
+            interrupted: false,
         }
     }
 
@@ -581,9 +623,9 @@ impl Solver {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.plain_stop {
-            // Past the node limit: unwind, storing nothing (`Solver::end_plain` reports it).
-            self.plain_aborted = true;
+        if self.nodes > self.plain_stop && self.poll() {
+            // Past the node limit or interrupted: unwind, storing nothing (`Solver::end_plain`
+            // reports it).
             return 0;
         }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
@@ -700,15 +742,56 @@ impl Solver {
         self.plain_limit = nodes;
     }
 
+    /// Stops the solves that follow when `interrupt` says so: a solve that it stops fails with
+    /// [`Error::Stopped`], having stored only exact entries. It stays set until the next call.
+    pub fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = interrupt;
+    }
+
     fn start_plain(&mut self) {
-        self.plain_stop = self.nodes.saturating_add(self.plain_limit);
+        self.node_stop = self.nodes.saturating_add(self.plain_limit);
+        // With an interrupt the first node looks at it already.
+        self.plain_stop = if self.interrupt.is_set() {
+            self.nodes
+        } else {
+            self.node_stop
+        };
         self.plain_aborted = false;
+        self.interrupted = false;
+    }
+
+    /// Called when the node count passes `plain_stop`: whether the search must unwind (past the
+    /// node limit, interrupted, or already unwinding); if not, when to look again.
+    #[cold]
+    fn poll(&mut self) -> bool {
+        if !self.plain_aborted {
+            if self.nodes > self.node_stop {
+                self.plain_aborted = true;
+            } else if self.interrupt.due() {
+                self.plain_aborted = true;
+                self.interrupted = true;
+            } else if self.interrupt.is_set() {
+                self.plain_stop = self.node_stop.min(self.nodes + POLL_NODES);
+            } else {
+                self.plain_stop = self.node_stop;
+            }
+        }
+        if self.plain_aborted {
+            // Every node from here on comes back here, and unwinds.
+            self.plain_stop = 0;
+        }
+        self.plain_aborted
     }
 
     fn end_plain(&mut self) -> Result<(), Error> {
         self.plain_stop = u64::MAX;
         if self.plain_aborted {
             self.plain_aborted = false;
+            if std::mem::take(&mut self.interrupted) {
+                return Err(Error::Stopped(
+                    "the solve was stopped (a time limit or a stop) before it ended".to_string(),
+                ));
+            }
             let why = if self.fast {
                 ""
             } else {
@@ -769,8 +852,7 @@ impl Solver {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.plain_stop || self.plain_aborted {
-            self.plain_aborted = true;
+        if self.nodes > self.plain_stop && self.poll() {
             return 0;
         }
         let me = Rules::side(state.to_move().expect("the hand is not over"));
