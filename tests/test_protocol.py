@@ -203,6 +203,48 @@ def test_stop_ends_an_infinite_search(session: Session) -> None:
     assert line.removeprefix("bestmove ") in moves_of(session.one("legal", "legal"))
 
 
+def test_a_stop_reaches_into_a_worlds_exact_solve_and_no_further(session: Session) -> None:
+    # A 4-player deal of Scopone: its hand-horizon world and its solve are beyond the solver,
+    # so only a stop inside them can end them before the node limit's error.
+    session.one("rules scopone_scientifico", "ok")
+    session.one("position deal seed 1", "ok")
+    legal = moves_of(session.one("legal", "legal"))
+    for command, final in (("solve", "solution"), ("analyze horizon hand worlds 10", "analysis")):
+        session.engine.handle(command)
+        time.sleep(0.1)
+        session.engine.handle("stop")
+        line = ""
+        while not line.startswith((final, "error")):
+            line = session.lines.get(timeout=10)
+        if command == "solve":
+            assert line.startswith("error ") and "stopped" in line, line
+        else:
+            assert " worlds 1 " in line and " stopped true " in line, line
+            assert field(line, "best") in legal
+    # A stop with nothing running, or after the search it stopped, stops nothing later.
+    session.one("rules scopa", "ok")
+    session.one("position deal seed 1", "ok")
+    session.engine.handle("stop")
+    assert session.ask("solve", "solution")[-1].startswith("solution value ")
+    got = session.ask("analyze horizon hand worlds 3", "analysis")[-1]
+    assert " worlds 3 " in got and " stopped false " in got, got
+
+
+def test_a_stop_flag_given_to_the_search_stops_inside_a_slice() -> None:
+    state = cf.State.new(cf.variants.rules("scopone_scientifico"), seed=1)
+    flag = cf.StopFlag()
+    flag.set()
+    result = service.search(state, service.Budget(worlds=10, horizon="hand"), stop=flag)
+    assert (result.worlds, result.stopped, result.horizon) == (1, True, "round")
+    one = cf.analyze(state, worlds=1, seed=0, horizon="round")
+    assert {s.move for s in result.moves} == {s.move for s in one.moves}
+    assert result.best == one.best_move
+    # A time budget too: the core stops the first world at it (without, the node limit's
+    # error would end the search after seconds).
+    result = service.search(state, service.Budget(worlds=10, horizon="hand", time_ms=100))
+    assert (result.worlds, result.stopped, result.horizon) == (1, True, "round")
+
+
 def test_nodes_budget_ends_a_hand_horizon_search(session: Session) -> None:
     session.one("position deal seed 1", "ok")
     got = session.ask("analyze nodes 50000 horizon hand worlds 1000", "analysis")

@@ -34,7 +34,7 @@ from capturefast.service import (
     search,
     searchable,
 )
-from capturefast.solve import Solver
+from capturefast.solve import Solver, StopFlag
 from capturefast.variants import preset_names
 
 __all__ = ["Engine", "main"]
@@ -133,6 +133,10 @@ class Engine:
         self._searching = False
         self._infinite = False  # the search running has no budget but `stop`
         self._ended = False  # the input has ended
+        # Set while the command running must stop (`_sync_stop`): the core reads it inside a
+        # search. The lock keeps it in step with the numbers above across the two threads.
+        self._stop = StopFlag()
+        self._stop_lock = threading.Lock()
         self._queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
         self._solver = Solver()  # kept between searches: its table grows once
@@ -175,7 +179,9 @@ class Engine:
         word = words[0]
         if word in ("stop", "quit"):
             # No answer of its own: the searches queued before it answer with their last line.
-            self._stop_seq = self._seq
+            with self._stop_lock:
+                self._stop_seq = self._seq
+                self._sync_stop()
             if word == "stop":
                 return True
         if word == "isready" and self._searching:
@@ -192,10 +198,14 @@ class Engine:
             return False
         return True
 
-    def is_set(self) -> bool:
-        """Whether the search running now must stop (`service.search` asks between slices): a
-        `stop` or `quit` came after it, or input ended during an `infinite` one."""
-        return self._stop_seq >= self._running or (self._ended and self._infinite)
+    def _sync_stop(self) -> None:
+        """Sets the stop flag if the command running must stop (a `stop` or `quit` came after
+        it, or input ended during an `infinite` search), else clears it; called with
+        `_stop_lock` held whenever one of those changes."""
+        if self._stop_seq >= self._running or (self._ended and self._infinite):
+            self._stop.set()
+        else:
+            self._stop.clear()
 
     def run(self, line: str) -> None:
         """Runs one command line now, answering `error ...` for bad input."""
@@ -223,7 +233,11 @@ class Engine:
 
     def _run(self) -> None:
         while True:
-            self._running, line = self._queue.get()
+            seq, line = self._queue.get()
+            with self._stop_lock:
+                self._running = seq
+                self._infinite = False  # until the command is a search that says so
+                self._sync_stop()
             if line.split(maxsplit=1)[0] == "quit":
                 return
             self.run(line)
@@ -231,7 +245,9 @@ class Engine:
     def finish(self) -> None:
         """At the end of input: answers every command queued, as if `quit` followed them,
         except that an `infinite` search, which nothing could stop any more, is stopped."""
-        self._ended = True
+        with self._stop_lock:
+            self._ended = True
+            self._sync_stop()
         if self._worker is not None:
             self._seq += 1
             self._queue.put((self._seq, "quit"))
@@ -446,11 +462,17 @@ class Engine:
         `service.search` refuses a finished hand."""
         budget = self._budget(rest)
         state = searchable(self._position_now())
-        self._infinite = budget.worlds is None and budget.time_ms is None and budget.nodes is None
+        with self._stop_lock:
+            self._infinite = (
+                budget.worlds is None and budget.time_ms is None and budget.nodes is None
+            )
+            self._sync_stop()
         self._searching = True
         info = self._info if live else None
         told = self.history[-MAX_HISTORY:]
-        return search(state, budget, stop=self, on_slice=info, solver=self._solver, history=told)
+        return search(
+            state, budget, stop=self._stop, on_slice=info, solver=self._solver, history=told
+        )
 
     def _go(self, rest: str) -> None:
         words = rest.split()
@@ -497,7 +519,7 @@ class Engine:
         state = self._state_now("solve")
         self._searching = True
         start = time.perf_counter()
-        sol = self._solver.solve(state)
+        sol = self._solver.solve(state, stop=self._stop)
         ms = round((time.perf_counter() - start) * 1000)
         for move, value in sorted(sol.move_values.items(), key=lambda kv: -kv[1]):
             self.send(f"info value {value:+d} move {move}")

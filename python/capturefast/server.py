@@ -10,7 +10,6 @@ error. Bad input of any kind is a 4xx with a message (`{"error": ...}`), never a
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
@@ -38,7 +37,7 @@ from capturefast.service import (
     searchable,
 )
 from capturefast.sim import simulate
-from capturefast.solve import solve
+from capturefast.solve import StopFlag, solve
 from capturefast.variants import PRESETS, describe
 
 __all__ = ["MAX_BODY", "create_app", "main"]
@@ -353,9 +352,10 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     # each with its own solver table in memory. A request waits its turn within its budget.
     limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
 
-    async def offload(work: Callable[[threading.Event], T], budget_ms: int) -> T:
-        """Runs `work(stop)` in the threadpool; past `budget_ms` sets `stop` and refuses."""
-        stop = threading.Event()
+    async def offload(work: Callable[[StopFlag], T], budget_ms: int) -> T:
+        """Runs `work(stop)` in the threadpool; past `budget_ms` sets `stop` and refuses. A
+        search or solve given `stop` ends soon after, freeing its thread."""
+        stop = StopFlag()
         try:
             with anyio.fail_after(budget_ms / 1000):
                 return await anyio.to_thread.run_sync(
@@ -455,7 +455,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     async def solve_endpoint(q: Query) -> dict[str, Any]:
         state = _whole(_position(_rules(q.rules), q.position), "/solve")
         start = time.perf_counter()
-        sol = await offload(lambda stop: solve(state), time_limit_ms)
+        sol = await offload(lambda stop: solve(state, stop=stop), time_limit_ms)
         rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
         return {
             "value": sol.value,
@@ -477,7 +477,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         r = _rules(q.rules)
         bots = q.bots[0] if len(q.bots) == 1 else tuple(q.bots)
 
-        def work(stop: threading.Event) -> dict[str, Any]:
+        def work(stop: StopFlag) -> dict[str, Any]:
             def progress(done: int, total: int) -> None:
                 if stop.is_set():
                     raise Refused(408, "stopped")

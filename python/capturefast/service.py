@@ -28,7 +28,7 @@ from typing import Protocol
 
 from capturefast._core import Move, Rules, State, View, bot_names
 from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
-from capturefast.solve import MoveStat, Solver, position_of
+from capturefast.solve import MoveStat, Solver, StopFlag, position_of
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
@@ -165,7 +165,9 @@ def check_int(name: str, value: object, lo: int, hi: int) -> int:
 
 
 class Stop(Protocol):
-    """What a search asks between slices: a `threading.Event` is one."""
+    """What a search asks between slices: a `threading.Event` is one. A `capturefast.StopFlag`
+    is one too, and the core also reads it inside a slice, so that it stops the world being
+    searched."""
 
     def is_set(self) -> bool: ...
 
@@ -177,8 +179,9 @@ class Budget:
     Attributes:
         worlds: worlds to search (None: no limit but `time_ms`, `nodes`, a stop, or
             `MAX_WORLDS`).
-        time_ms: milliseconds of search (None: no time limit); checked between slices, so a
-            search may overrun it by the last slice (one world, at worst).
+        time_ms: milliseconds of search (None: no time limit); the core checks it between
+            worlds and inside a world's exact solve (the ``"hand"`` horizon), so a search
+            overruns it by one world of the round search at most.
         nodes: solver nodes to search (None: no limit), checked between slices; only the
             ``"hand"`` horizon counts nodes (the round search reports none).
         horizon: ``"round"`` (search each world to the end of the round, as the pimc bot does)
@@ -223,6 +226,8 @@ class SearchResult:
         stopped: a stop, the time or the nodes budget ended the search before its worlds.
         nodes: solver nodes searched (the ``"hand"`` horizon; None for ``"round"``, whose
             search counts none).
+        horizon: the horizon of the values: the budget's, or ``"round"`` when a stop or the
+            time cut the first world's exact solve short and the round search valued it.
     """
 
     seat: int
@@ -232,6 +237,7 @@ class SearchResult:
     time_ms: int = 0
     stopped: bool = False
     nodes: int | None = None
+    horizon: str = "round"
 
     @property
     def best(self) -> Move:
@@ -289,7 +295,9 @@ def search(
     `history` (the moves that led to `state`, as `play_logged` gives them): each slice's worlds
     are weighed by the others' play, as `cf.analyze(..., history=)` weighs them.
 
-    At least one slice (one world) is always searched, so a result always has a best move.
+    At least one world is always valued, so a result always has a best move. A
+    `capturefast.StopFlag` as `stop`, and the time budget, also stop a world's exact solve:
+    the world is left out, or if it is the first, the round search values it.
 
     Raises:
         IllegalMoveError: the hand is over.
@@ -303,7 +311,8 @@ def search(
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000
     target = MAX_WORLDS if budget.worlds is None else budget.worlds
     sums = _Sums()
-    result = SearchResult(seat=seat)
+    result = SearchResult(seat=seat, horizon=budget.horizon)
+    flag = stop if isinstance(stop, StopFlag) else None
     k = 0
     while True:
         size = min(1 << min(k, 6), _SLICE_MAX[budget.horizon], target - sums.n)
@@ -313,25 +322,36 @@ def search(
             left = deadline - time.perf_counter()
             size = max(1, min(size, int(left / per_world) if per_world > 0 else size))
         slice_seed = (budget.seed + k * _GOLDEN) % (MAX_SEED + 1)
+        time_left = None
+        if deadline is not None:
+            time_left = max(1, math.ceil((deadline - time.perf_counter()) * 1000))
         an = solver.analyze(
             state,
             worlds=size,
             seed=slice_seed,
             horizon=budget.horizon,  # type: ignore[arg-type]
             history=history,
+            time_ms=time_left,
+            stop=flag,
         )
-        sums.add(an.worlds, an.moves)
+        # A later slice whose first world was cut short is left out: the round search's
+        # values are not this horizon's.
+        left_out = sums.n > 0 and an.horizon != budget.horizon
+        if not left_out:
+            sums.add(an.worlds, an.moves)
+            result.horizon = an.horizon
+            result.moves = sums.stats()
+            result.worlds = sums.n
+            result.exact = an.exact
         k += 1
-        result.moves = sums.stats()
-        result.worlds = sums.n
-        result.exact = an.exact
         result.time_ms = round((time.perf_counter() - start) * 1000)
         if budget.horizon == "hand":
             result.nodes = solver.nodes - nodes_before
         if an.exact or sums.n >= target:
             break
         halted = (
-            (stop is not None and stop.is_set())
+            an.stopped
+            or (stop is not None and stop.is_set())
             or (deadline is not None and time.perf_counter() >= deadline)
             or (budget.nodes is not None and (result.nodes or 0) >= budget.nodes)
         )

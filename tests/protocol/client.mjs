@@ -188,6 +188,28 @@ async function main() {
     const got = await ask("solve", ["solution"]);
     assert.match(got.at(-1), /^solution value [+-]\d+ nodes \d+ time \d+ best .+$/);
   });
+  await check("stop ends a solve and a world's exact solve", async () => {
+    // Scopone's ten-card hands from the deal are beyond the exact solver: without a stop, the
+    // solve and the hand horizon's first world give up with an error only past the node limit.
+    await ask("rules scopone_scientifico", ["ok"]);
+    await ask("position deal seed 1", ["ok"]);
+    const moves = await legal();
+    send("solve");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    send("stop");
+    const stopped = await next(5000);
+    assert.match(stopped, /^error .*stopped/, stopped);
+    send("go horizon hand worlds 10");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    send("stop");
+    let line;
+    do line = await next(5000);
+    while (line.startsWith("info "));
+    assert.ok(line.startsWith("bestmove "), line);
+    assert.ok(moves.includes(line.slice("bestmove ".length)), line);
+    await ask("rules scopa", ["ok"]);
+    await ask("position deal seed 9", ["ok"]);
+  });
   await check("bad input gets one error line naming the bad token", async () => {
     for (const [text, token] of [
       ["frobnicate", "frobnicate"],
