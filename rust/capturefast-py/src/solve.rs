@@ -112,10 +112,7 @@ pub(crate) fn solve_until(
     state: &State,
     interrupt: Interrupt,
 ) -> Result<PySolution, capturefast_core::Error> {
-    solver.set_interrupt(interrupt);
-    let s = solver.solve(rules, state);
-    solver.set_interrupt(Interrupt::default());
-    let s = s?;
+    let s = solver.until(interrupt, |solver| solver.solve(rules, state))?;
     let moves = s
         .move_values
         .iter()

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use capturefast_core::{Interrupt, Solver};
+use capturefast_core::{Error as CoreError, Interrupt, Rules, Solver, State};
 use pyo3::prelude::*;
 
 use crate::convert;
@@ -27,6 +27,20 @@ pub struct PySolver {
 }
 
 impl PySolver {
+    /// `run` on an open position with this solver, the GIL released.
+    fn query<T: Send>(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyState>,
+        interrupt: Interrupt,
+        run: impl FnOnce(&mut Solver, &Rules, &State, Interrupt) -> Result<T, CoreError> + Send,
+    ) -> PyResult<T> {
+        let st = state.get();
+        check_open(&st.state)?;
+        let (rules, s) = (&st.rules.0, &st.state);
+        check(detached(py, || run(&mut self.lock(), rules, s, interrupt)))
+    }
+
     fn lock(&self) -> MutexGuard<'_, Solver> {
         // A query that panicked cannot have left an entry half written that a probe would
         // trust (entries are written whole), so a poisoned lock is still usable.
@@ -56,13 +70,7 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
         #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
     ) -> PyResult<PySolution> {
-        let st = state.get();
-        check_open(&st.state)?;
-        let (rules, s) = (&st.rules.0, &st.state);
-        let interrupt = interrupt(time_ms, stop);
-        check(detached(py, || {
-            solve_until(&mut self.lock(), rules, s, interrupt)
-        }))
+        self.query(py, state, interrupt(time_ms, stop), solve_until)
     }
 
     /// The exact value of an open position for the side to move, without every move's value;
@@ -75,17 +83,12 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
         #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
     ) -> PyResult<i32> {
-        let st = state.get();
-        check_open(&st.state)?;
-        let (rules, s) = (&st.rules.0, &st.state);
-        let interrupt = interrupt(time_ms, stop);
-        check(detached(py, || {
-            let mut solver = self.lock();
-            solver.set_interrupt(interrupt);
-            let v = solver.value(rules, s);
-            solver.set_interrupt(Interrupt::default());
-            v
-        }))
+        self.query(
+            py,
+            state,
+            interrupt(time_ms, stop),
+            |solver, rules, s, i| solver.until(i, |solver| solver.value(rules, s)),
+        )
     }
 
     /// `analyze_raw` with this solver.

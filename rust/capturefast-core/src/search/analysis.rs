@@ -335,10 +335,7 @@ pub(crate) fn search_world(
         // the whole table.
         solver.clear();
     }
-    solver.set_interrupt(interrupt.clone());
-    let sol = solver.solve(rules, world);
-    solver.set_interrupt(Interrupt::default());
-    let sol = match sol {
+    let sol = match solver.until(interrupt.clone(), |s| s.solve(rules, world)) {
         Err(Error::Stopped(_)) if first => {
             round.move_values(rules, world, legal, values);
             return Ok(true);

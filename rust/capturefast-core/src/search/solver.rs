@@ -748,6 +748,14 @@ impl Solver {
         self.interrupt = interrupt;
     }
 
+    /// Runs `query` (solves with this solver) under `interrupt`, then without one.
+    pub fn until<T>(&mut self, interrupt: Interrupt, query: impl FnOnce(&mut Solver) -> T) -> T {
+        self.set_interrupt(interrupt);
+        let out = query(self);
+        self.set_interrupt(Interrupt::default());
+        out
+    }
+
     fn start_plain(&mut self) {
         self.node_stop = self.nodes.saturating_add(self.plain_limit);
         // With an interrupt the first node looks at it already.
