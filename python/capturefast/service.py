@@ -1,6 +1,7 @@
 """What the engine protocol (`capturefast engine`) and the JSON server (`capturefast serve`)
 share: rules from a preset, a position from a deal and the moves since, and a move search in
-bounded slices of worlds that a stop or a time budget ends between slices.
+bounded slices of worlds that a stop or a time budget ends (inside a slice too: the core
+reads them between worlds and inside a world's exact solve).
 
     >>> import capturefast as cf
     >>> from capturefast import service
