@@ -221,6 +221,17 @@ def test_a_stop_reaches_into_a_worlds_exact_solve_and_no_further(session: Sessio
         else:
             assert " worlds 1 " in line and " stopped true " in line, line
             assert field(line, "best") in legal
+    # A bot's decision: 10,000 worlds of a 4-player deal solved to the hand's end would take
+    # minutes.
+    session.one("rules scopa players 4", "ok")
+    session.one("position deal seed 1", "ok")
+    legal = moves_of(session.one("legal", "legal"))
+    session.engine.handle("go bot pimc:worlds=10000,horizon=hand")
+    time.sleep(0.1)
+    session.engine.handle("stop")
+    got = [session.lines.get(timeout=10), session.lines.get(timeout=10)]
+    assert got[0].startswith("info bot pimc:worlds=10000,horizon=hand time "), got
+    assert got[1].removeprefix("bestmove ") in legal, got
     # A stop with nothing running, or after the search it stopped, stops nothing later.
     session.one("rules scopa", "ok")
     session.one("position deal seed 1", "ok")

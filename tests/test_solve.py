@@ -463,6 +463,31 @@ def test_a_stop_ends_an_analysis_with_the_worlds_it_finished() -> None:
     assert (got.worlds, got.stopped, got.horizon) == (2, False, "hand")
 
 
+def test_a_stop_flag_ends_a_search_bots_decision() -> None:
+    # Set before the call: `pimc` values its first world only, `ismcts` runs the iterations
+    # between two looks at the flag (16), so each plays what the same bot with that budget
+    # plays. Set from another thread: a decision that would take minutes (10,000 worlds of a
+    # 4-player deal solved to the hand's end) ends with a legal move.
+    state = cf.State.new(cf.Rules.scopa(), seed=5)
+    flag = cf.StopFlag()
+    flag.set()
+    for seed in range(6):
+        stopped = cf.Bot("pimc:worlds=10000", seed=seed).choose(state, stop=flag)
+        assert stopped == cf.Bot("pimc:worlds=1", seed=seed).choose(state)
+        stopped = cf.Bot("ismcts:iterations=1000000", seed=seed).choose(state, stop=flag)
+        assert stopped == cf.Bot("ismcts:iterations=16", seed=seed).choose(state)
+    assert cf.Bot("expert").choose(state, stop=flag) == cf.Bot("expert").choose(state)
+    flag.clear()
+    timer = threading.Timer(0.05, flag.set)
+    timer.start()
+    four = cf.State.new(cf.Rules.scopa(players=4), seed=1)
+    bot = cf.Bot("pimc:worlds=10000,horizon=hand")
+    assert bot.choose(four, stop=flag) in four.legal_moves()
+    timer.join()
+    with pytest.raises(TypeError, match="stop must be"):
+        cf.Bot("pimc").choose(state, stop="now")  # type: ignore[arg-type]
+
+
 def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> None:
     # Scopone's ten-card hands are beyond exact search (test above): under a time limit the
     # solve stops with a StoppedError (not bad input, so no ValueError), the analysis values

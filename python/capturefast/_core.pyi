@@ -319,6 +319,8 @@ class Bot:
         self,
         position: View | State | str,
         history: Sequence[tuple[State, Move | str]] | None = None,
+        *,
+        stop: StopFlag | None = None,
     ) -> Move: ...
 
 class _GameFacts(TypedDict):

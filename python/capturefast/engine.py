@@ -501,7 +501,7 @@ class Engine:
             raise IllegalMoveError("the hand is over: nothing to choose")
         self._searching = True
         start = time.perf_counter()
-        move = bot.choose(position, self.history[-MAX_HISTORY:])
+        move = bot.choose(position, self.history[-MAX_HISTORY:], stop=self._stop)
         ms = round((time.perf_counter() - start) * 1000)
         self.send(f"info bot {bot.name} time {ms}")
         self.send(f"bestmove {move}")

@@ -437,7 +437,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         if position.to_move is None:
             raise Refused(400, "the hand is over: nothing to choose")
         start = time.perf_counter()
-        chosen = await offload(lambda stop: bot.choose(position, history), time_limit_ms)
+        chosen = await offload(lambda stop: bot.choose(position, history, stop=stop), time_limit_ms)
         return {
             "move": str(chosen),
             "seat": position.to_move,

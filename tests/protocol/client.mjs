@@ -188,7 +188,7 @@ async function main() {
     const got = await ask("solve", ["solution"]);
     assert.match(got.at(-1), /^solution value [+-]\d+ nodes \d+ time \d+ best .+$/);
   });
-  await check("stop ends a solve and a world's exact solve", async () => {
+  await check("stop ends a solve, a world's exact solve and a bot's decision", async () => {
     // Scopone's ten-card hands from the deal are beyond the exact solver: without a stop, the
     // solve and the hand horizon's first world give up with an error only past the node limit.
     await ask("rules scopone_scientifico", ["ok"]);
@@ -207,6 +207,18 @@ async function main() {
     while (line.startsWith("info "));
     assert.ok(line.startsWith("bestmove "), line);
     assert.ok(moves.includes(line.slice("bestmove ".length)), line);
+    // A bot's decision that would take minutes: 10,000 worlds of a 4-player deal solved to
+    // the hand's end.
+    await ask("rules scopa players 4", ["ok"]);
+    await ask("position deal seed 1", ["ok"]);
+    const four = await legal();
+    send("go bot pimc:worlds=10000,horizon=hand");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    send("stop");
+    const info = await next(5000);
+    assert.ok(info.startsWith("info bot "), info);
+    const best = await next(5000);
+    assert.ok(four.includes(best.slice("bestmove ".length)), best);
     await ask("rules scopa", ["ok"]);
     await ask("position deal seed 9", ["ok"]);
   });

@@ -123,21 +123,25 @@ impl PyBot {
     /// or its notation); the bot is told of each as its seat saw it (`pimc:infer=expert` reads
     /// the current round's, the other bots none); moves that cannot have led to `position` (of
     /// another deal or hand, out of order, or told from `position` itself) are a
-    /// `PositionError`. Runs without the GIL.
-    #[pyo3(signature = (position, history = None))]
+    /// `PositionError`. `stop`: a `StopFlag` whose setting (from another thread) ends a search
+    /// bot's decision with the best move of what it has searched. Runs without the GIL.
+    #[pyo3(signature = (position, history = None, *, stop = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     fn choose(
         &self,
         py_: Python<'_>,
         position: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
+        #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<
+            std::sync::Arc<std::sync::atomic::AtomicBool>,
+        >,
     ) -> PyResult<PyMove> {
         let (rules, view) = view_of(position)?;
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
         let told = told(history.as_deref(), r, view.seat)?;
         let mv = py(detached(py_, || {
-            query::choose_after(r, name, seed, &view, &told)
+            query::choose_after(r, name, seed, &view, &told, stop)
         }))?;
         let sweep = py(view.legal_moves(r))?
             .into_iter()

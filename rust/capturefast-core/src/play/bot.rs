@@ -1,5 +1,8 @@
 //! The [`Bot`] trait: a player that chooses a move from what its seat can see.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use crate::game::action::Move;
 use crate::game::rules::Rules;
 use crate::game::view::{LazyView, View};
@@ -26,4 +29,9 @@ pub trait Bot: Send {
     /// the mover. A bot that reasons about the others' play keeps what it needs; the default
     /// forgets it.
     fn observe(&mut self, _rules: &Rules, _before: &View, _seat: u8, _mv: Move) {}
+
+    /// Ends the bot's decisions early once `flag` is set (from any thread): a search bot then
+    /// plays the best move of what it has searched, at least one world or iteration. The
+    /// default ignores it: the other bots decide in microseconds.
+    fn set_stop(&mut self, _flag: Arc<AtomicBool>) {}
 }

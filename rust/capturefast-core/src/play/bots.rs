@@ -17,6 +17,9 @@
 //!   capture value (card counting from [`View::unseen`](crate::View::unseen)); and in the last round of a 2-player
 //!   hand, where every card is known, it searches the rest of the hand exactly.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use crate::error::Error;
 use crate::game::action::Move;
 use crate::game::rng::Rng;
@@ -255,10 +258,18 @@ impl Bot for PimcBot {
     fn observe(&mut self, rules: &Rules, before: &View, seat: u8, mv: Move) {
         PimcBot::observe(self, rules, before, seat, mv);
     }
+
+    fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+        PimcBot::set_stop(self, flag);
+    }
 }
 
 impl Bot for IsmctsBot {
     fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
         IsmctsBot::choose(self, rules, view, legal)
+    }
+
+    fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+        IsmctsBot::set_stop(self, flag);
     }
 }

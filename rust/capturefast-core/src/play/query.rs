@@ -2,6 +2,9 @@
 //! `simulate` names it (`expert`, `pimc:worlds=400`) chooses in a seat's [`View`]. What another
 //! program calls to have a capturefast bot play a position it sends as a view line.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use crate::error::Error;
 use crate::game::action::{Move, MoveKind};
 use crate::game::rules::Rules;
@@ -16,13 +19,14 @@ use crate::play::sim::Player;
 /// An unknown bot or budget, or one these rules do not allow ([`Error::Variant`]); a view whose
 /// seat is not to move ([`Error::IllegalMove`]).
 pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move, Error> {
-    choose_after(rules, spec, seed, view, &[])
+    choose_after(rules, spec, seed, view, &[], None)
 }
 
 /// [`choose`], the fresh bot first told of the moves played before (`history`,
 /// [`Bot::observe`](crate::play::bot::Bot::observe)): each as the view of the same seat as `view` just before the move, the seat that played it, and
 /// the move. A bot that reasons about the others' play (`pimc:infer=expert`) reads the current
-/// round's; the others ignore them.
+/// round's; the others ignore them. `stop`: a flag that ends a search bot's decision once set
+/// ([`Bot::set_stop`](crate::play::bot::Bot::set_stop)).
 ///
 /// # Errors
 /// Those of [`choose`]; a history [`check_history`] refuses ([`Error::Position`]).
@@ -32,6 +36,7 @@ pub fn choose_after(
     seed: u64,
     view: &View,
     history: &[(View, u8, Move)],
+    stop: Option<Arc<AtomicBool>>,
 ) -> Result<Move, Error> {
     check_history(view, history)?;
     let player = Player::parse(spec)?;
@@ -58,6 +63,9 @@ pub fn choose_after(
         }));
     }
     let mut bot = player.build(seed);
+    if let Some(flag) = stop {
+        bot.set_stop(flag);
+    }
     if bot.observes() {
         for (before, seat, mv) in history {
             bot.observe(rules, before, *seat, *mv);
@@ -213,7 +221,7 @@ mod tests {
             let next = done.view(0);
             let last = &history[history.len() - 3..];
             assert!(check_history(&next, last).is_err());
-            assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last).is_err());
+            assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last, None).is_err());
         }
     }
 

@@ -27,6 +27,8 @@
 //! expansions, play-outs) comes from its own [`Rng`]. It never reads more than the view: the
 //! worlds are drawn from it alone.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::action::{Move, MoveKind};
@@ -85,6 +87,8 @@ impl Node {
 pub struct IsmctsBot {
     iterations: u32,
     time_limit: Option<Duration>,
+    /// A flag whose setting ends the decision running ([`IsmctsBot::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
     exploration: f64,
     rng: Rng,
     /// The tree, an arena reused from one decision to the next (node 0 is the root).
@@ -105,6 +109,7 @@ impl IsmctsBot {
         IsmctsBot {
             iterations: iterations.max(1),
             time_limit: None,
+            stop: None,
             exploration: DEFAULT_EXPLORATION,
             rng: Rng::new(seed),
             nodes: Vec::new(),
@@ -121,6 +126,12 @@ impl IsmctsBot {
     pub fn with_time_limit(mut self, limit: Duration) -> IsmctsBot {
         self.time_limit = Some(limit);
         self
+    }
+
+    /// Ends each decision once `flag` is set, as the time limit does (after at least one
+    /// iteration).
+    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
     }
 
     /// Sets the UCB1 exploration constant (default [`DEFAULT_EXPLORATION`]): finite and not
@@ -267,8 +278,14 @@ impl IsmctsBot {
         let start = self.time_limit.map(|_| Instant::now());
         let mut done = 0;
         while done < self.iterations {
-            if let (Some(limit), Some(t0)) = (self.time_limit, start) {
-                if done > 0 && done % CLOCK_EVERY == 0 && t0.elapsed() >= limit {
+            if done > 0 && done % CLOCK_EVERY == 0 {
+                let late =
+                    matches!((self.time_limit, start), (Some(l), Some(t0)) if t0.elapsed() >= l);
+                let stopped = self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed));
+                if late || stopped {
                     break;
                 }
             }

@@ -2,6 +2,8 @@
 //! to its [`Horizon`], the second-to-last round of a 2-player hand solved to the hand's end
 //! ([`solves_endgame`]).
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::choice::Best;
@@ -35,6 +37,8 @@ pub struct PimcBot {
     horizon: Horizon,
     endgame: bool,
     time_limit: Option<Duration>,
+    /// A flag whose setting ends the decision running ([`PimcBot::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
     rng: Rng,
     solver: Option<Solver>,
     round: RoundSearch,
@@ -55,6 +59,7 @@ impl PimcBot {
             horizon,
             endgame: true,
             time_limit: None,
+            stop: None,
             rng: Rng::new(seed),
             solver: None,
             round: RoundSearch::default(),
@@ -121,6 +126,11 @@ impl PimcBot {
         self.time_limit = Some(limit);
         self
     }
+
+    /// Ends each decision once `flag` is set, as the time limit does.
+    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
 }
 
 impl PimcBot {
@@ -142,7 +152,7 @@ impl PimcBot {
         let mut weigh = self.inference.as_mut().and_then(|i| i.weigher(rules, view));
         let interrupt = Interrupt {
             deadline: self.time_limit.map(|limit| Instant::now() + limit),
-            flag: None,
+            flag: self.stop.clone(),
         };
         let sums = world_sums(
             rules,
