@@ -189,36 +189,33 @@ async function main() {
     assert.match(got.at(-1), /^solution value [+-]\d+ nodes \d+ time \d+ best .+$/);
   });
   await check("stop ends a solve, a world's exact solve and a bot's decision", async () => {
+    /** Sends `text`, then `stop` 100 ms later; the lines up to the first not an `info`. */
+    const stopped = async (text) => {
+      send(text);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      send("stop");
+      const got = [];
+      do got.push(await next(5000));
+      while (got.at(-1).startsWith("info "));
+      return got;
+    };
     // Scopone's ten-card hands from the deal are beyond the exact solver: without a stop, the
     // solve and the hand horizon's first world give up with an error only past the node limit.
     await ask("rules scopone_scientifico", ["ok"]);
     await ask("position deal seed 1", ["ok"]);
     const moves = await legal();
-    send("solve");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    send("stop");
-    const stopped = await next(5000);
-    assert.match(stopped, /^error .*stopped/, stopped);
-    send("go horizon hand worlds 10");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    send("stop");
-    let line;
-    do line = await next(5000);
-    while (line.startsWith("info "));
-    assert.ok(line.startsWith("bestmove "), line);
-    assert.ok(moves.includes(line.slice("bestmove ".length)), line);
+    const solved = (await stopped("solve")).at(-1);
+    assert.match(solved, /^error .*stopped/, solved);
+    const best = (await stopped("go horizon hand worlds 10")).at(-1);
+    assert.ok(moves.includes(best.slice("bestmove ".length)), best);
     // A bot's decision that would take minutes: 10,000 worlds of a 4-player deal solved to
     // the hand's end.
     await ask("rules scopa players 4", ["ok"]);
     await ask("position deal seed 1", ["ok"]);
     const four = await legal();
-    send("go bot pimc:worlds=10000,horizon=hand");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    send("stop");
-    const info = await next(5000);
-    assert.ok(info.startsWith("info bot "), info);
-    const best = await next(5000);
-    assert.ok(four.includes(best.slice("bestmove ".length)), best);
+    const got = await stopped("go bot pimc:worlds=10000,horizon=hand");
+    assert.ok(got.length === 2 && got[0].startsWith("info bot "), got.join(" | "));
+    assert.ok(four.includes(got[1].slice("bestmove ".length)), got[1]);
     await ask("rules scopa", ["ok"]);
     await ask("position deal seed 9", ["ok"]);
   });
