@@ -209,10 +209,7 @@ pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
         .collect();
     let means = r.moves.iter().map(|r| r.2).collect();
     let errs = r.moves.iter().map(|r| r.3).collect();
-    let horizon = match r.horizon {
-        Horizon::Round => "round",
-        Horizon::Hand => "hand",
-    };
+    let horizon = r.horizon.name();
     (moves, means, errs, r.exact, r.worlds, r.stopped, horizon)
 }
 

@@ -28,6 +28,14 @@ pub enum Horizon {
 }
 
 impl Horizon {
+    /// Its name, `round` or `hand` ([`Horizon::from_name`] reads it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Horizon::Round => "round",
+            Horizon::Hand => "hand",
+        }
+    }
+
     /// Parses `round` or `hand`.
     pub fn from_name(name: &str) -> Result<Horizon, Error> {
         match name {

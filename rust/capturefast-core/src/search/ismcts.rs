@@ -28,7 +28,7 @@
 //! worlds are drawn from it alone.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::action::{Move, MoveKind};
@@ -37,6 +37,7 @@ use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::LazyView;
 use crate::game::world::determinize;
+use crate::search::solver::Interrupt;
 
 /// Iterations per decision of the built-in `ismcts` bot: 4000 beat `expert` in all three games
 /// over 1000 duplicate deals, where 1000 did not (README, "Simulation, bots and tournaments").
@@ -275,19 +276,14 @@ impl IsmctsBot {
         let root_side = Rules::side(view.seat);
         self.nodes.clear();
         self.nodes.push(Node::new(legal[0]));
-        let start = self.time_limit.map(|_| Instant::now());
+        let interrupt = Interrupt {
+            deadline: self.time_limit.map(|limit| Instant::now() + limit),
+            flag: self.stop.clone(),
+        };
         let mut done = 0;
         while done < self.iterations {
-            if done > 0 && done % CLOCK_EVERY == 0 {
-                let late =
-                    matches!((self.time_limit, start), (Some(l), Some(t0)) if t0.elapsed() >= l);
-                let stopped = self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed));
-                if late || stopped {
-                    break;
-                }
+            if done > 0 && done % CLOCK_EVERY == 0 && interrupt.due() {
+                break;
             }
             let Ok(world) = determinize(rules, view, &mut self.rng) else {
                 // Only a view that is not to move fails, and a bot is never asked then.

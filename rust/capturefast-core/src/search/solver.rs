@@ -253,8 +253,8 @@ pub struct Interrupt {
 }
 
 impl Interrupt {
-    /// Whether it stops anything at all.
-    pub fn is_set(&self) -> bool {
+    /// Whether it stops anything at all (a deadline or a flag is given).
+    pub fn is_armed(&self) -> bool {
         self.deadline.is_some() || self.flag.is_some()
     }
 
@@ -759,7 +759,7 @@ impl Solver {
     fn start_plain(&mut self) {
         self.node_stop = self.nodes.saturating_add(self.plain_limit);
         // With an interrupt the first node looks at it already.
-        self.plain_stop = if self.interrupt.is_set() {
+        self.plain_stop = if self.interrupt.is_armed() {
             self.nodes
         } else {
             self.node_stop
@@ -778,7 +778,7 @@ impl Solver {
             } else if self.interrupt.due() {
                 self.plain_aborted = true;
                 self.interrupted = true;
-            } else if self.interrupt.is_set() {
+            } else if self.interrupt.is_armed() {
                 self.plain_stop = self.node_stop.min(self.nodes + POLL_NODES);
             } else {
                 self.plain_stop = self.node_stop;
