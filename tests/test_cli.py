@@ -437,6 +437,7 @@ def assert_usage_error(p: subprocess.CompletedProcess[str], value: str, hint: st
     assert "Traceback" not in p.stderr, p.stderr
     assert p.stdout == ""
     lines = p.stderr.rstrip("\n").splitlines()
+    assert all(line.isprintable() for line in lines), p.stderr
     errors = [i for i, line in enumerate(lines) if ": error: " in line]
     assert len(errors) == 1, p.stderr
     at = errors[0]
@@ -528,6 +529,9 @@ BAD_INPUTS = [
     (["play"], "got: play", "did you mean replay?"),
     (["fly"], "got: fly", None),
     (["simulat"], "got: simulat", "did you mean simulate?"),
+    # Control characters in a bad value are written as \xNN.
+    (["solve", "--hand", "7D\x01 3C"], "got: 7D\\x01 3C", '0="7D\\x01 3C"'),
+    (["solve", *OPEN, "--table", "7\x1bD"], "unknown card: 7\\x1bD", "a card is a rank"),
     (["--bogus"], "required: command", None),
 ]
 

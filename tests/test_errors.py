@@ -1087,3 +1087,15 @@ def test_a_horizon_is_an_argument_not_a_variant() -> None:
     state = cf.State.new(cf.Rules.scopa(), seed=1)
     with pytest.raises(cf.ArgumentError, match='horizon is "hand" or "round", got: "turn"'):
         cf.analyze(state, state.to_move, horizon="turn")
+
+
+def test_control_characters_in_a_bad_value_are_escaped() -> None:
+    # A message stays one printable line: the core writes each control character as \xNN.
+    with pytest.raises(cf.InvalidCardError) as info:
+        Card("7\x00D")
+    assert str(info.value) == "unknown card: 7\\x00D"
+    with pytest.raises(cf.NotationError) as notation:
+        State.from_notation("sco\x1bpa\x00")
+    assert str(notation.value).isprintable(), str(notation.value)
+    assert "sco\\x1bpa\\x00" in str(notation.value)
+    assert errors_module.printable("a\tb\nc\x7f\x9bé", keep="\n") == "a\\x09b\nc\\x7f\\x9bé"

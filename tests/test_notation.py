@@ -12,7 +12,7 @@ import re
 
 import capturefast as cf
 import pytest
-from capturefast.errors import CaptureFastError, NotationError
+from capturefast.errors import CaptureFastError, NotationError, printable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -228,7 +228,8 @@ def test_mutated_lines_are_refused_cleanly_or_round_trip(line: str) -> None:
         try:
             position = parse(line)
         except NotationError as e:
-            assert e.field and str(e).startswith(f"notation field `{e.field}`: ")
+            # The attribute is the field as written; the message shows it printably.
+            assert e.field and str(e).startswith(f"notation field `{printable(e.field)}`: ")
             continue
         except CaptureFastError as e:  # pragma: no cover - a bug: every refusal is notation
             pytest.fail(f"not a NotationError: {e!r}")

@@ -299,12 +299,18 @@ def test_time_budget_ends_the_search(session: Session) -> None:
         ("position deal seed x", "x"),
         ("position deal seed 1 moves 7D x 3C+4S", "7D x 3C+4S"),
         ("position deal seed 1 moves JC x 2D+6D,, KS", ",,"),
+        # Control characters in the bad value are written as \xNN, from the core's messages
+        # (the preset, the notation) and the protocol's own (the command) alike.
+        ("rules sco\x1b[2Jpa", "sco\\x1b[2Jpa"),
+        ("position notation a\x00b", "a\\x00b"),
+        ("position de\x00al", "got: de\\x00al"),
+        ("frob\x07nicate", "frob\\x07nicate"),
     ],
 )
 def test_bad_input_gets_one_error_line(session: Session, line: str, token: str) -> None:
     answer = session.one(line, "ok")
     assert answer.startswith("error ") and token in answer, answer
-    assert "\n" not in answer and "Traceback" not in answer
+    assert answer.isprintable() and "Traceback" not in answer
     assert session.one("isready", "readyok") == "readyok"
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from capturefast._core import Card, Rules, __version__, bot_names
 from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
-from capturefast.errors import CaptureFastError
+from capturefast.errors import CaptureFastError, printable
 from capturefast.records import GameRecord
 from capturefast.sim import SimRequest, SimulationResult, simulate
 from capturefast.solve import ReviewRow
@@ -117,9 +117,11 @@ def _close(word: str, choices: list[str]) -> str | None:
 
 
 def _fail(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> NoReturn:
-    """Prints the usage, one `error:` line and any `hint:` line, and exits with status 2."""
+    """Prints the usage, one `error:` line and any `hint:` line, and exits with status 2 (the
+    message's control characters but its line breaks written as `\\xNN`)."""
     parser.print_usage(sys.stderr)
-    parser.exit(EXIT_USAGE, f"{parser.prog}: error: {_explain(parser, message, argv)}\n")
+    text = printable(_explain(parser, message, argv), keep="\n")
+    parser.exit(EXIT_USAGE, f"{parser.prog}: error: {text}\n")
 
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import IO
 
 from capturefast._core import Bot, Move, Rules, State, View, __version__
-from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError
+from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError, printable
 from capturefast.service import (
     BUILTIN_BOTS,
     HORIZONS,
@@ -160,9 +160,10 @@ class Engine:
     # ------------------------------------------------------------------ plumbing
 
     def send(self, line: str) -> None:
-        """Writes one answer line (a message's own newlines become `; `)."""
+        """Writes one answer line (a message's own newlines become `; `, any other control
+        character `\\xNN`)."""
         with self._lock:
-            self._write(line.replace("\n", "; "))
+            self._write(printable(line.replace("\n", "; ")))
 
     def error(self, message: str) -> None:
         self.send(f"error {message}")

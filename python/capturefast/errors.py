@@ -1,11 +1,16 @@
 """The exception hierarchy of capturefast.
 
 Every error caused by bad input is a `CaptureFastError` and also a `ValueError`, and names the
-offending value after a colon. An argument of the wrong Python type stays a `TypeError`; an
-option value of the wrong type is a `VariantError` (options come from files and dicts too).
+offending value after a colon, each control character in it written as `\\xNN` (the core's
+messages do so, and the command line and the engine protocol print others through
+`printable`), so that an error stays one printable line. An argument of the wrong Python type
+stays a `TypeError`; an option value of the wrong type is a `VariantError` (options come from
+files and dicts too).
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 __all__ = [
     "ArgumentError",
@@ -20,6 +25,14 @@ __all__ = [
     "StoppedError",
     "VariantError",
 ]
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` with each control character (NUL, escape, DEL, C1, line breaks) but those in `keep`
+    written as `\\xNN`, as the core writes them in its messages."""
+    return "".join(
+        f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" and c not in keep else c for c in text
+    )
 
 
 class CaptureFastError(Exception):

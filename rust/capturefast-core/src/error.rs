@@ -1,44 +1,85 @@
 //! The one error type of the core. Every input-dependent failure is an [`Error`]; the binding
 //! crate maps each variant to one Python exception class.
 
-/// Why the core refused an input.
+use std::fmt::{self, Display, Write};
+
+/// Why the core refused an input. A message names the bad value as it was given, except that
+/// each control character in it is written as `\xNN` ([`Shown`]): a message is one printable
+/// line, whatever the input held.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// A card string or id that names no card of the 40-card deck.
-    #[error("unknown card: {0}")]
+    #[error("unknown card: {}", Shown(.0))]
     InvalidCard(String),
     /// The same card given twice where each card may appear once.
-    #[error("card given more than once: {0}")]
+    #[error("card given more than once: {}", Shown(.0))]
     DuplicateCard(String),
     /// A move that is not legal in this state (or the hand is over).
-    #[error("illegal move: {0}")]
+    #[error("illegal move: {}", Shown(.0))]
     IllegalMove(String),
     /// A move string that does not parse.
-    #[error("cannot parse move: {0}")]
+    #[error("cannot parse move: {}", Shown(.0))]
     BadMove(String),
     /// An invalid or unsupported rule option or combination.
-    #[error("{0}")]
+    #[error("{}", Shown(.0))]
     Variant(String),
     /// Bytes that are not an encoded state.
-    #[error("cannot decode state: {0}")]
+    #[error("cannot decode state: {}", Shown(.0))]
     Decode(String),
     /// An argument outside its range or set of values (a horizon, a budget).
-    #[error("{0}")]
+    #[error("{}", Shown(.0))]
     Argument(String),
     /// A position that cannot arise in a game under these rules.
-    #[error("{0}")]
+    #[error("{}", Shown(.0))]
     Position(String),
     /// A search stopped by a time limit or a stop before it ended (not bad input: the same
     /// search given more time ends).
-    #[error("{0}")]
+    #[error("{}", Shown(.0))]
     Stopped(String),
     /// A line of the position notation (`docs/notation.md`) refused: the field at fault and
     /// why.
-    #[error("notation field `{field}`: {why}")]
+    #[error("notation field `{}`: {}", Shown(.field), Shown(.why))]
     Notation {
         /// The field's name (`hands`, `stock`, `rules`, ...).
         field: String,
         /// Why it was refused, the offending value last.
         why: String,
     },
+}
+
+/// Text shown with its control characters (NUL, escape, line breaks, DEL, C1) written as `\xNN`,
+/// the rest as it is.
+struct Shown<'a>(&'a str);
+
+impl Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "\\x{:02x}", u32::from(c))?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn control_characters_in_a_bad_value_are_escaped() {
+        let e = Error::InvalidCard("7\0D\u{1b}[2J\n\u{9b}x".to_string());
+        assert_eq!(e.to_string(), "unknown card: 7\\x00D\\x1b[2J\\x0a\\x9bx");
+        let e = Error::Notation {
+            field: "rules".to_string(),
+            why: "unknown preset: s\tc\u{7f}".to_string(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "notation field `rules`: unknown preset: s\\x09c\\x7f"
+        );
+        assert_eq!(Error::Argument("é ½".to_string()).to_string(), "é ½");
+    }
 }
