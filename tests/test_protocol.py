@@ -260,7 +260,8 @@ def test_nodes_budget_ends_a_hand_horizon_search(session: Session) -> None:
     session.one("position deal seed 1", "ok")
     got = session.ask("analyze nodes 50000 horizon hand worlds 1000", "analysis")
     nodes = int(field(got[-1], "nodes"))
-    assert nodes >= 50000 and " stopped true " in got[-1]
+    # The world whose solve passes the budget stops there (a few hundred nodes of unwinding).
+    assert 50000 <= nodes <= 50500 and " stopped true " in got[-1]
     assert int(field(got[-1], "worlds")) < 1000
     answer = session.one("go nodes 50000", "bestmove")
     assert answer.startswith("error a nodes budget needs the hand horizon"), answer

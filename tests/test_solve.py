@@ -177,6 +177,13 @@ def test_solver_bad_input() -> None:
             solver.analyze(state, time_ms=bad)
     with pytest.raises(TypeError, match="time_ms must be an int, got: float"):
         cf.solve(state, time_ms=1.5)  # type: ignore[arg-type]
+    for bad in (0, -1, 10**15 + 1):
+        with pytest.raises(cf.ArgumentError, match=f"nodes must be from 1 to .*got: {bad}"):
+            solver.analyze(state, nodes=bad)
+        with pytest.raises(cf.ArgumentError, match=f"nodes must be from 1 to .*got: {bad}"):
+            cf.solve(state, nodes=bad)
+    with pytest.raises(TypeError, match="nodes must be an int, got: str"):
+        solver.value(state, nodes="9")  # type: ignore[arg-type]
     with pytest.raises(
         TypeError,
         match=r"stop must be a capturefast\.StopFlag or None, got: Event",
@@ -486,6 +493,38 @@ def test_a_stop_flag_ends_a_search_bots_decision() -> None:
     timer.join()
     with pytest.raises(TypeError, match="stop must be"):
         cf.Bot("pimc").choose(state, stop="now")  # type: ignore[arg-type]
+
+
+def test_a_nodes_budget_stops_the_solves_where_it_ends() -> None:
+    # A Scopone deal's solve is beyond exact search: each query stops where its budget ends,
+    # a few hundred nodes past it at most (unwinding), and a StoppedError says so.
+    state = cf.State.new(cf.variants.rules("scopone_scientifico"), seed=1)
+    solver = cf.Solver()
+    for budget in (1, 20_000):
+        for query in (solver.solve, solver.value):
+            before = solver.nodes
+            with pytest.raises(cf.StoppedError, match="node budget"):
+                query(state, nodes=budget)
+            assert budget <= solver.nodes - before <= budget + 500
+        with pytest.raises(cf.StoppedError):
+            cf.solve(state, nodes=budget)
+    # An analysis counts its worlds' solves together: the world that passes the budget is left
+    # out, the worlds before it kept, whatever the solver counted before the call.
+    deal = cf.State.new(cf.Rules.scopa(players=4), seed=11)
+    full = solver.analyze(deal, worlds=3, seed=5, horizon="hand")
+    before = solver.nodes
+    two = solver.analyze(deal, worlds=2, seed=5, horizon="hand")
+    first_two = solver.nodes - before
+    solver.analyze(deal, worlds=3, seed=5, horizon="hand")
+    third = solver.nodes - before - 2 * first_two  # the 3-world run repeats the first two
+    assert full.worlds == 3 and third > 0
+    before = solver.nodes
+    cut = solver.analyze(deal, worlds=3, seed=5, horizon="hand", nodes=first_two + third // 2)
+    assert solver.nodes - before <= first_two + third // 2 + 500
+    assert (cut.worlds, cut.stopped, cut.horizon) == (2, True, "hand")
+    assert cut.moves == two.moves
+    whole = solver.analyze(deal, worlds=3, seed=5, horizon="hand", nodes=10**15)
+    assert (whole.worlds, whole.stopped) == (3, False) and whole.moves == full.moves
 
 
 def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> None:

@@ -409,10 +409,20 @@ class Solver:
 
     def __new__(cls, tt_entries: int = ...) -> Solver: ...
     def solve(
-        self, state: State, *, time_ms: int | None = None, stop: StopFlag | None = None
+        self,
+        state: State,
+        *,
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> Solution: ...
     def value(
-        self, state: State, *, time_ms: int | None = None, stop: StopFlag | None = None
+        self,
+        state: State,
+        *,
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> int: ...
     def analyze_raw(
         self,
@@ -424,6 +434,7 @@ class Solver:
         history: Sequence[tuple[State, Move | str]] | None = None,
         time_ms: int | None = None,
         stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> _RawAnalysis: ...
     def clear(self) -> None: ...
     @property
@@ -439,6 +450,7 @@ def solve(
     *,
     time_ms: int | None = None,
     stop: StopFlag | None = None,
+    nodes: int | None = None,
 ) -> Solution: ...
 def solve_values(
     states: list[State],
@@ -457,6 +469,7 @@ def analyze_raw(
     history: Sequence[tuple[State, Move | str]] | None = None,
     time_ms: int | None = None,
     stop: StopFlag | None = None,
+    nodes: int | None = None,
 ) -> _RawAnalysis: ...
 def analyze_many_raw(
     states: list[State],

@@ -40,9 +40,10 @@ class CaptureFastError(Exception):
 
 
 class StoppedError(CaptureFastError):
-    """A search stopped by its time limit or a stop (`capturefast.StopFlag`) before it ended.
+    """A search stopped by its time limit, a stop (`capturefast.StopFlag`) or a node budget
+    before it ended.
 
-    Not bad input, so not a `ValueError`: the same search given more time ends.
+    Not bad input, so not a `ValueError`: the same search given more time or nodes ends.
     """
 
 

@@ -1,7 +1,7 @@
 """What the engine protocol (`capturefast engine`) and the JSON server (`capturefast serve`)
 share: rules from a preset, a position from a deal and the moves since, and a move search in
-bounded slices of worlds that a stop or a time budget ends (inside a slice too: the core
-reads them between worlds and inside a world's exact solve).
+bounded slices of worlds that a stop, a time or a nodes budget ends (inside a slice too: the
+core reads them between worlds and inside a world's exact solve).
 
     >>> import capturefast as cf
     >>> from capturefast import service
@@ -183,8 +183,10 @@ class Budget:
         time_ms: milliseconds of search (None: no time limit); the core checks it between
             worlds and inside a world's exact solve (the ``"hand"`` horizon), so a search
             overruns it by one world of the round search at most.
-        nodes: solver nodes to search (None: no limit), checked between slices; only the
-            ``"hand"`` horizon counts nodes (the round search reports none).
+        nodes: solver nodes to search (None: no limit); the core stops a world's exact solve
+            where the budget ends (a few hundred nodes past it at most, while it unwinds) and
+            leaves that world out. Only the ``"hand"`` horizon counts nodes (the round search
+            reports none).
         horizon: ``"round"`` (search each world to the end of the round, as the pimc bot does)
             or ``"hand"`` (solve each world exactly to the end of the hand).
         seed: the seed of the worlds' draws.
@@ -326,6 +328,9 @@ def search(
         time_left = None
         if deadline is not None:
             time_left = max(1, math.ceil((deadline - time.perf_counter()) * 1000))
+        nodes_left = None
+        if budget.nodes is not None:
+            nodes_left = max(1, budget.nodes - (solver.nodes - nodes_before))
         an = solver.analyze(
             state,
             worlds=size,
@@ -334,6 +339,7 @@ def search(
             history=history,
             time_ms=time_left,
             stop=flag,
+            nodes=nodes_left,
         )
         # A later slice whose first world was cut short is left out: the round search's
         # values are not this horizon's.

@@ -75,6 +75,7 @@ def solve(
     tt_entries: int = 1 << 20,
     time_ms: int | None = None,
     stop: StopFlag | None = None,
+    nodes: int | None = None,
 ) -> Solution:
     """The exact value of an open position and of each legal move.
 
@@ -89,6 +90,8 @@ def solve(
             each (memory is bounded by this), at most 2**28 (4 GiB).
         time_ms: stop after this many milliseconds (1 to 10**9; None: no limit).
         stop: a `StopFlag` another thread may set to stop the solve.
+        nodes: stop after searching this many nodes (1 to 10**15; None: no limit but the
+            solver's own, 30 million, past which a position is too large).
 
     Returns:
         A `Solution` with `.value`, `.move_values` (dict Move -> int), `.best_moves`, `.nodes`.
@@ -96,10 +99,11 @@ def solve(
     Raises:
         IllegalMoveError: if the hand is over.
         NotationError: a line that is not a state line (a view hides cards: use `analyze`).
-        StoppedError: `time_ms` passed or `stop` was set before the solve ended (the solver
-            looks every thousand nodes or so). The table keeps only what was proven.
+        StoppedError: `time_ms` passed, `stop` was set or `nodes` nodes were searched before
+            the solve ended (the solver looks at the time and the flag every thousand nodes or
+            so). The table keeps only what was proven.
     """
-    return _solve(_open_state(state), tt_entries, time_ms=time_ms, stop=stop)
+    return _solve(_open_state(state), tt_entries, time_ms=time_ms, stop=stop, nodes=nodes)
 
 
 def _open_state(state: State | str) -> State:
@@ -162,28 +166,40 @@ class Solver:
         self._core = _CoreSolver(tt_entries)
 
     def solve(
-        self, state: State | str, *, time_ms: int | None = None, stop: StopFlag | None = None
+        self,
+        state: State | str,
+        *,
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> Solution:
         """`cf.solve(state)` with this solver's table (a `State` or a state line).
 
         Args:
             time_ms: stop after this many milliseconds (1 to 10**9; None: no limit).
             stop: a `StopFlag` another thread may set to stop the solve.
+            nodes: stop after searching this many nodes (1 to 10**15; None: no limit).
 
         Raises:
-            StoppedError: `time_ms` passed or `stop` was set before the solve ended (the
-                solver looks every thousand nodes or so). The table keeps only what was
-                proven, so the solver stays exact.
+            StoppedError: `time_ms` passed, `stop` was set or `nodes` nodes were searched
+                before the solve ended (the solver looks at the time and the flag every
+                thousand nodes or so). The table keeps only what was proven, so the solver
+                stays exact.
         """
-        return self._core.solve(_open_state(state), time_ms=time_ms, stop=stop)
+        return self._core.solve(_open_state(state), time_ms=time_ms, stop=stop, nodes=nodes)
 
     def value(
-        self, state: State | str, *, time_ms: int | None = None, stop: StopFlag | None = None
+        self,
+        state: State | str,
+        *,
+        time_ms: int | None = None,
+        stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> int:
         """The exact value of an open position for the side to move: `solve(state).value`,
         found by narrow-window searches of the root alone, without every move's value.
-        `time_ms` and `stop` as for `solve`."""
-        return self._core.value(_open_state(state), time_ms=time_ms, stop=stop)
+        `time_ms`, `stop` and `nodes` as for `solve`."""
+        return self._core.value(_open_state(state), time_ms=time_ms, stop=stop, nodes=nodes)
 
     def analyze(
         self,
@@ -196,10 +212,14 @@ class Solver:
         history: Sequence[tuple[State, Move | str]] | None = None,
         time_ms: int | None = None,
         stop: StopFlag | None = None,
+        nodes: int | None = None,
     ) -> Analysis:
-        """`cf.analyze(state, seat, ...)` with this solver's table."""
+        """`cf.analyze(state, seat, ...)` with this solver's table; `nodes` counts this
+        solver's nodes from the call."""
         position, seat = _seat_to_move(state, seat)
-        raw = self._core.analyze_raw(position, seat, worlds, seed, horizon, history, time_ms, stop)
+        raw = self._core.analyze_raw(
+            position, seat, worlds, seed, horizon, history, time_ms, stop, nodes
+        )
         return _analysis(seat, raw)
 
     def clear(self) -> None:
@@ -244,7 +264,7 @@ class Analysis:
         exact: nothing relevant was hidden (e.g. the last round with 2 players), so the values
             are the exact solution.
         moves: one `MoveStat` per legal move, in `legal_moves()` order.
-        stopped: a time limit or a stop ended the analysis before its worlds.
+        stopped: a time limit, a stop or a node budget ended the analysis before its worlds.
         horizon: the horizon of the values: the one asked, or ``"round"`` when a time limit or
             a stop cut the first world's exact solve short and the round search valued it.
     """
@@ -293,6 +313,7 @@ def analyze(
     history: Sequence[tuple[State, Move | str]] | None = None,
     time_ms: int | None = None,
     stop: StopFlag | None = None,
+    nodes: int | None = None,
 ) -> Analysis:
     """The seat to move's legal moves valued over `worlds` positions consistent with its view.
 
@@ -325,6 +346,9 @@ def analyze(
             and if it is the first, the round search values it (`Analysis.horizon`). Under
             `history` the weighing of the draws takes at most half the time.
         stop: a `StopFlag` another thread may set to end the analysis as `time_ms` does.
+        nodes: end the analysis once its exact solves (``"hand"``) have searched this many
+            nodes in all (1 to 10**15; None: no limit), as `time_ms` ends it. The round search
+            counts no nodes.
 
     Raises:
         IllegalMoveError: a move of `history` that is not legal in its state, or a state of
@@ -334,7 +358,7 @@ def analyze(
             the state a move was played from and the move).
     """
     state, seat = _seat_to_move(state, seat)
-    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history, time_ms, stop)
+    raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history, time_ms, stop, nodes)
     return _analysis(seat, raw)
 
 

@@ -4,8 +4,8 @@
 use std::fmt::{self, Display, Write};
 
 /// Why the core refused an input. A message names the bad value as it was given, except that
-/// each control character in it is written as `\xNN` ([`Shown`]): a message is one printable
-/// line, whatever the input held.
+/// each control character in it is written as `\xNN`: a message is one printable line,
+/// whatever the input held.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// A card string or id that names no card of the 40-card deck.
@@ -32,8 +32,8 @@ pub enum Error {
     /// A position that cannot arise in a game under these rules.
     #[error("{}", Shown(.0))]
     Position(String),
-    /// A search stopped by a time limit or a stop before it ended (not bad input: the same
-    /// search given more time ends).
+    /// A search stopped by a time limit, a stop or a node budget before it ended (not bad
+    /// input: the same search given more time or nodes ends).
     #[error("{}", Shown(.0))]
     Stopped(String),
     /// A line of the position notation (`docs/notation.md`) refused: the field at fault and

@@ -889,6 +889,7 @@ fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
         solver.set_interrupt(Interrupt {
             deadline: Some(start + Duration::from_millis(30)),
             flag: None,
+            node_end: None,
         });
         let err = solver.solve(&rules, &state).unwrap_err();
         assert!(matches!(err, Error::Stopped(_)), "{err}");
@@ -903,6 +904,7 @@ fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
         solver.set_interrupt(Interrupt {
             deadline: None,
             flag: Some(flag.clone()),
+            node_end: None,
         });
         let setter = {
             let flag = flag.clone();
@@ -931,5 +933,31 @@ fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
         solver.set_interrupt(Interrupt::default());
         let fresh = Solver::new(1 << 16).solve(&rules, &s).unwrap();
         assert_eq!(kept.move_values, fresh.move_values, "plain {plain}");
+
+        // A node budget stops the deal's solve after that many nodes and those of unwinding (a
+        // sibling tried on the way back counts one node before it returns).
+        for budget in [1, 5_000, 40_000] {
+            let before = solver.nodes();
+            let err = solver
+                .until(
+                    Interrupt::default().with_nodes(&solver, Some(budget)),
+                    |s| s.solve(&rules, &state),
+                )
+                .unwrap_err();
+            assert!(matches!(err, Error::Stopped(_)), "{err}");
+            let searched = solver.nodes() - before;
+            assert!(
+                (budget..=budget + 500).contains(&searched),
+                "budget {budget}, searched {searched}"
+            );
+        }
+        // Enough nodes: the later position solves as before.
+        let enough = solver
+            .until(
+                Interrupt::default().with_nodes(&solver, Some(u64::MAX)),
+                |x| x.solve(&rules, &s),
+            )
+            .unwrap();
+        assert_eq!(enough.move_values, fresh.move_values, "plain {plain}");
     }
 }

@@ -291,6 +291,14 @@ pub mod arg {
         super::bounded(obj, "time_ms", 1, 1_000_000_000).map(Some)
     }
 
+    /// A query's `nodes`: 1 to 10^15 solver nodes, or `None` for no node budget.
+    pub fn nodes(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+        if obj.is_none() {
+            return Ok(None);
+        }
+        super::bounded(obj, "nodes", 1, 1_000_000_000_000_000).map(Some)
+    }
+
     /// `threads`: 1 to `MAX_THREADS`, or `None` for one per core.
     pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         if obj.is_none() {

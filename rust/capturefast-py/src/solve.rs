@@ -105,14 +105,14 @@ pub(crate) fn check_open(state: &State) -> PyResult<()> {
 }
 
 /// The solution of an open position by `solver`, stopped with
-/// [`capturefast_core::Error::Stopped`] when `interrupt` is due.
+/// [`capturefast_core::Error::Stopped`] when `until` says so.
 pub(crate) fn solve_until(
     solver: &mut Solver,
     rules: &Rules,
     state: &State,
-    interrupt: Interrupt,
+    until: &Until,
 ) -> Result<PySolution, capturefast_core::Error> {
-    let s = solver.until(interrupt, |solver| solver.solve(rules, state))?;
+    let s = solver.until(until.on(solver), |solver| solver.solve(rules, state))?;
     let moves = s
         .move_values
         .iter()
@@ -126,25 +126,25 @@ pub(crate) fn solve_until(
 }
 
 /// Solves an open position exactly: every card, and the order of the stock, are known; a
-/// `StoppedError` once `time_ms` milliseconds have passed or `stop` is set.
+/// `StoppedError` once `time_ms` milliseconds have passed, `stop` is set or `nodes` nodes
+/// have been searched.
 #[pyfunction]
-#[pyo3(signature = (state, tt_entries = DEFAULT_TT, *, time_ms = None, stop = None))]
+#[pyo3(signature = (state, tt_entries = DEFAULT_TT, *, time_ms = None, stop = None, nodes = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyState>,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     #[pyo3(from_py_with = crate::convert::arg::time_ms)] time_ms: Option<u64>,
     #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+    #[pyo3(from_py_with = crate::convert::arg::nodes)] nodes: Option<u64>,
 ) -> PyResult<PySolution> {
     let st = state.get();
     check_open(&st.state)?;
     let rules = st.rules.0.clone();
     let s = st.state;
-    let interrupt = interrupt(time_ms, stop);
+    let until = Until::new(time_ms, stop, nodes);
     check(detached(py, move || {
-        with_thread_solver(tt_entries, |solver| {
-            solve_until(solver, &rules, &s, interrupt)
-        })
+        with_thread_solver(tt_entries, |solver| solve_until(solver, &rules, &s, &until))
     }))
 }
 
@@ -189,7 +189,7 @@ pub fn solve_values(
 }
 
 /// One seat's analysis: `(moves, means, stderrs, exact, worlds, stopped, horizon)`: the
-/// worlds the means are over, whether a time limit or a stop ended it early, and the horizon
+/// worlds the means are over, whether a time limit, a stop or a node budget ended it early, and the horizon
 /// of its values (`"round"` when a stop cut the first world's exact solve short).
 pub(crate) type Analysis = (
     Vec<crate::moves::PyMove>,
@@ -225,13 +225,13 @@ pub(crate) fn horizon(name: &str) -> PyResult<Horizon> {
 /// `history`: the moves that led to `state` (each the `State` before it and the move); with
 /// it the worlds are weighed by how likely the other seats' moves of the current round are, as
 /// the `pimc` bot weighs them.
-/// `time_ms`, `stop`: the analysis ends early once `time_ms` milliseconds have passed or `stop`
-/// (a `StopFlag`) is set ([`Interrupt`]).
+/// `time_ms`, `stop`, `nodes`: the analysis ends early once `time_ms` milliseconds have passed,
+/// `stop` (a `StopFlag`) is set or its exact solves have searched `nodes` nodes ([`Until`]).
 /// Returns `(moves, means, stderrs, exact, worlds, stopped, horizon)` ([`Analysis`]); `exact`
 /// when nothing relevant is hidden (one world).
 #[pyfunction]
 #[pyo3(signature = (state, seat, worlds = 100, seed = 0, tt_entries = DEFAULT_TT, horizon = "round",
-    history = None, time_ms = None, stop = None))]
+    history = None, time_ms = None, stop = None, nodes = None))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_raw(
@@ -245,25 +245,44 @@ pub fn analyze_raw(
     #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
     #[pyo3(from_py_with = crate::convert::arg::time_ms)] time_ms: Option<u64>,
     #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+    #[pyo3(from_py_with = crate::convert::arg::nodes)] nodes: Option<u64>,
 ) -> PyResult<Analysis> {
     let how = (worlds, seed, horizon);
-    let interrupt = interrupt(time_ms, stop);
     analyze_with(
         py,
         state,
         seat,
         how,
         history.as_deref(),
-        &interrupt,
+        &Until::new(time_ms, stop, nodes),
         |solver_run| with_thread_solver(tt_entries, solver_run),
     )
 }
 
-/// The interrupt of a query given `time_ms` (from now) and a `StopFlag`'s flag.
-pub(crate) fn interrupt(time_ms: Option<u64>, stop: Option<Arc<AtomicBool>>) -> Interrupt {
-    Interrupt {
-        deadline: time_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
-        flag: stop,
+/// When a query from Python stops: `time_ms` from now, a `StopFlag`'s flag, and a budget of
+/// exact-solver nodes counted from where the query's solver is when it starts.
+pub(crate) struct Until {
+    interrupt: Interrupt,
+    nodes: Option<u64>,
+}
+
+impl Until {
+    pub(crate) fn new(
+        time_ms: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+        nodes: Option<u64>,
+    ) -> Until {
+        let interrupt = Interrupt {
+            deadline: time_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
+            flag: stop,
+            node_end: None,
+        };
+        Until { interrupt, nodes }
+    }
+
+    /// The interrupt of a query by `solver`, which has not begun it.
+    pub(crate) fn on(&self, solver: &Solver) -> Interrupt {
+        self.interrupt.clone().with_nodes(solver, self.nodes)
     }
 }
 
@@ -320,7 +339,7 @@ pub(crate) fn analyze_with(
     seat: i64,
     (worlds, seed, horizon): (u32, u64, &str),
     history: Option<&[History<'_, '_>]>,
-    interrupt: &Interrupt,
+    until: &Until,
     with: impl FnOnce(
         &mut dyn FnMut(&mut Solver) -> Result<SeatAnalysis, capturefast_core::Error>,
     ) -> Result<SeatAnalysis, capturefast_core::Error>
@@ -346,7 +365,8 @@ pub(crate) fn analyze_with(
     let r = detached(py, || {
         with(&mut |solver| {
             let inference = inference.as_mut();
-            search::analysis::analyze_position(rules, s, seat, how, inference, solver, interrupt)
+            let interrupt = until.on(solver);
+            search::analysis::analyze_position(rules, s, seat, how, inference, solver, &interrupt)
         })
     });
     Ok(analysis_py(&check(r)?))

@@ -4,14 +4,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use capturefast_core::{Error as CoreError, Interrupt, Rules, Solver, State};
+use capturefast_core::{Error as CoreError, Rules, Solver, State};
 use pyo3::prelude::*;
 
 use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
 use crate::solve::{
-    Analysis, DEFAULT_TT, History, PySolution, analyze_with, check_open, interrupt, solve_until,
+    Analysis, DEFAULT_TT, History, PySolution, Until, analyze_with, check_open, solve_until,
 };
 use crate::state::PyState;
 
@@ -32,13 +32,13 @@ impl PySolver {
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyState>,
-        interrupt: Interrupt,
-        run: impl FnOnce(&mut Solver, &Rules, &State, Interrupt) -> Result<T, CoreError> + Send,
+        until: &Until,
+        run: impl FnOnce(&mut Solver, &Rules, &State, &Until) -> Result<T, CoreError> + Send,
     ) -> PyResult<T> {
         let st = state.get();
         check_open(&st.state)?;
         let (rules, s) = (&st.rules.0, &st.state);
-        check(detached(py, || run(&mut self.lock(), rules, s, interrupt)))
+        check(detached(py, || run(&mut self.lock(), rules, s, until)))
     }
 
     fn lock(&self) -> MutexGuard<'_, Solver> {
@@ -61,39 +61,40 @@ impl PySolver {
     }
 
     /// The exact value of an open position and of each legal move; a `StoppedError` once
-    /// `time_ms` milliseconds have passed or `stop` is set.
-    #[pyo3(signature = (state, *, time_ms = None, stop = None))]
+    /// `time_ms` milliseconds have passed, `stop` is set or `nodes` nodes have been searched.
+    #[pyo3(signature = (state, *, time_ms = None, stop = None, nodes = None))]
     fn solve(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyState>,
         #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
         #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+        #[pyo3(from_py_with = convert::arg::nodes)] nodes: Option<u64>,
     ) -> PyResult<PySolution> {
-        self.query(py, state, interrupt(time_ms, stop), solve_until)
+        self.query(py, state, &Until::new(time_ms, stop, nodes), solve_until)
     }
 
     /// The exact value of an open position for the side to move, without every move's value;
-    /// a `StoppedError` once `time_ms` milliseconds have passed or `stop` is set.
-    #[pyo3(signature = (state, *, time_ms = None, stop = None))]
+    /// a `StoppedError` once `time_ms` milliseconds have passed, `stop` is set or `nodes`
+    /// nodes have been searched.
+    #[pyo3(signature = (state, *, time_ms = None, stop = None, nodes = None))]
     fn value(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyState>,
         #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
         #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+        #[pyo3(from_py_with = convert::arg::nodes)] nodes: Option<u64>,
     ) -> PyResult<i32> {
-        self.query(
-            py,
-            state,
-            interrupt(time_ms, stop),
-            |solver, rules, s, i| solver.until(i, |solver| solver.value(rules, s)),
-        )
+        let until = Until::new(time_ms, stop, nodes);
+        self.query(py, state, &until, |solver, rules, s, until| {
+            solver.until(until.on(solver), |solver| solver.value(rules, s))
+        })
     }
 
     /// `analyze_raw` with this solver.
     #[pyo3(signature = (state, seat, worlds = 100, seed = 0, horizon = "round", history = None,
-        time_ms = None, stop = None))]
+        time_ms = None, stop = None, nodes = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
     fn analyze_raw(
@@ -107,16 +108,16 @@ impl PySolver {
         #[pyo3(from_py_with = crate::solve::history_arg)] history: Option<Vec<History<'_, '_>>>,
         #[pyo3(from_py_with = convert::arg::time_ms)] time_ms: Option<u64>,
         #[pyo3(from_py_with = crate::solver::stop_arg)] stop: Option<Arc<AtomicBool>>,
+        #[pyo3(from_py_with = convert::arg::nodes)] nodes: Option<u64>,
     ) -> PyResult<Analysis> {
         let how = (worlds, seed, horizon);
-        let interrupt = interrupt(time_ms, stop);
         analyze_with(
             py,
             state,
             seat,
             how,
             history.as_deref(),
-            &interrupt,
+            &Until::new(time_ms, stop, nodes),
             |run| run(&mut self.lock()),
         )
     }

@@ -229,6 +229,7 @@ pub(crate) fn world_sums(
             now + d.saturating_duration_since(now) / 2
         }),
         flag: interrupt.flag.clone(),
+        node_end: None,
     };
     let mut out = WorldSums {
         worlds: 0,
@@ -429,6 +430,7 @@ mod tests {
         Interrupt {
             deadline: due.then(Instant::now),
             flag: None,
+            node_end: None,
         }
     }
 
@@ -490,6 +492,7 @@ mod tests {
         let interrupt = Interrupt {
             deadline: None,
             flag: Some(flag.clone()),
+            node_end: None,
         };
         // The same worlds, the third stopped from inside its solve by a deadline of now.
         let mut n = 0;
@@ -550,5 +553,36 @@ mod tests {
         )
         .unwrap();
         assert_eq!(cut.moves, round_one.moves);
+    }
+
+    #[test]
+    fn a_node_budget_keeps_the_worlds_solved_within_it() {
+        // A budget that the third world's solve passes: the two worlds before are kept. Each
+        // world clears the table first, so the worlds take the same nodes every time.
+        let rules = Rules::profile(Game::Scopa, 4).unwrap();
+        let state = State::new(&rules, 11);
+        let seat = state.to_move().unwrap();
+        let mut solver = Solver::new(1 << 16);
+        let analyze = |worlds, solver: &mut Solver, interrupt: &Interrupt| {
+            let before = solver.nodes();
+            let how = (worlds, 5, Horizon::Hand);
+            let a = analyze_position(&rules, &state, seat, how, None, solver, interrupt);
+            (a.unwrap(), solver.nodes() - before)
+        };
+        let none = Interrupt::default();
+        let (full, two) = analyze(2, &mut solver, &none);
+        let (_, three) = analyze(3, &mut solver, &none);
+        let half_third = u64::midpoint(two, three);
+        let budget = Interrupt::default().with_nodes(&solver, Some(half_third));
+        let (cut, searched) = analyze(10, &mut solver, &budget);
+        assert_eq!(
+            (cut.worlds, cut.stopped, cut.horizon),
+            (2, true, Horizon::Hand)
+        );
+        assert_eq!(cut.moves, full.moves);
+        assert!(
+            (half_third..=half_third + 500).contains(&searched),
+            "{searched}"
+        );
     }
 }

@@ -279,6 +279,7 @@ impl IsmctsBot {
         let interrupt = Interrupt {
             deadline: self.time_limit.map(|limit| Instant::now() + limit),
             flag: self.stop.clone(),
+            node_end: None,
         };
         let mut done = 0;
         while done < self.iterations {

@@ -243,22 +243,36 @@ pub struct Solver {
 }
 
 /// When a search is to stop before it ends: at a deadline, once a flag another thread may set
-/// is set, or at the first of the two. The default stops nothing.
+/// is set, once the solver has counted so many nodes, or at the first of these. The default
+/// stops nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
     /// The instant past which the search stops.
     pub deadline: Option<Instant>,
     /// A flag whose setting stops the search (read, never written, by the search).
     pub flag: Option<Arc<AtomicBool>>,
+    /// The solver's node count ([`Solver::nodes`]) past which its solves stop: a budget of
+    /// nodes for the solves of one query, however many worlds they are
+    /// ([`Interrupt::with_nodes`]). The round search counts no solver nodes.
+    pub node_end: Option<u64>,
 }
 
 impl Interrupt {
-    /// Whether it stops anything at all (a deadline or a flag is given).
+    /// Whether it stops anything at all (a deadline, a flag or a node count is given).
     pub fn is_armed(&self) -> bool {
-        self.deadline.is_some() || self.flag.is_some()
+        self.deadline.is_some() || self.flag.is_some() || self.node_end.is_some()
     }
 
-    /// Whether the search must stop now: the deadline has passed or the flag is set.
+    /// This interrupt, also stopping `solver`'s solves once they have searched `nodes` more
+    /// nodes than it has counted so far (`None`: no node budget).
+    #[must_use]
+    pub fn with_nodes(mut self, solver: &Solver, nodes: Option<u64>) -> Interrupt {
+        self.node_end = nodes.map(|n| solver.nodes().saturating_add(n));
+        self
+    }
+
+    /// Whether the search must stop now: the deadline has passed or the flag is set (the node
+    /// count is the solver's to compare).
     pub fn due(&self) -> bool {
         self.flag
             .as_ref()
@@ -773,13 +787,14 @@ impl Solver {
     #[cold]
     fn poll(&mut self) -> bool {
         if !self.plain_aborted {
-            if self.nodes > self.node_stop {
-                self.plain_aborted = true;
-            } else if self.interrupt.due() {
+            let node_end = self.interrupt.node_end.unwrap_or(u64::MAX);
+            if self.nodes > node_end || self.interrupt.due() {
                 self.plain_aborted = true;
                 self.interrupted = true;
+            } else if self.nodes > self.node_stop {
+                self.plain_aborted = true;
             } else if self.interrupt.is_armed() {
-                self.plain_stop = self.node_stop.min(self.nodes + POLL_NODES);
+                self.plain_stop = self.node_stop.min(self.nodes + POLL_NODES).min(node_end);
             } else {
                 self.plain_stop = self.node_stop;
             }
@@ -797,7 +812,8 @@ impl Solver {
             self.plain_aborted = false;
             if std::mem::take(&mut self.interrupted) {
                 return Err(Error::Stopped(
-                    "the solve was stopped (a time limit or a stop) before it ended".to_string(),
+                    "the solve was stopped (a time limit, a stop or a node budget) before it ended"
+                        .to_string(),
                 ));
             }
             let why = if self.fast {
