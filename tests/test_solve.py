@@ -184,6 +184,9 @@ def test_solver_bad_input() -> None:
             cf.solve(state, nodes=bad)
     with pytest.raises(TypeError, match="nodes must be an int, got: str"):
         solver.value(state, nodes="9")  # type: ignore[arg-type]
+    for analyze in (solver.analyze, cf.analyze):
+        with pytest.raises(cf.ArgumentError, match=r"nodes budget needs horizon=\"hand\""):
+            analyze(state, nodes=1000)
     with pytest.raises(
         TypeError,
         match=r"stop must be a capturefast\.StopFlag or None, got: Event",

@@ -348,7 +348,7 @@ def analyze(
         stop: a `StopFlag` another thread may set to end the analysis as `time_ms` does.
         nodes: end the analysis once its exact solves (``"hand"``) have searched this many
             nodes in all (1 to 10**15; None: no limit), as `time_ms` ends it. The round search
-            counts no nodes.
+            counts no nodes, so a budget with ``horizon="round"`` is an `ArgumentError`.
 
     Raises:
         IllegalMoveError: a move of `history` that is not legal in its state, or a state of

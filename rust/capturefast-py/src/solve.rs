@@ -349,6 +349,12 @@ pub(crate) fn analyze_with(
     check_open(&st.state)?;
     let seat = convert::seat_num(seat, st.state.num_players(), "seat")?;
     let how = (worlds, seed, self::horizon(horizon)?);
+    if until.nodes.is_some() && how.2 == Horizon::Round {
+        // The round search counts no solver nodes: the budget would be ignored.
+        return Err(crate::errors::ArgumentError::new_err(
+            "a nodes budget needs horizon=\"hand\" (the round search counts no nodes), got: round",
+        ));
+    }
     let (rules, s) = (&st.rules.0, &st.state);
     let mut inference = history
         .map(|h| -> PyResult<Inference> {
