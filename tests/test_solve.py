@@ -466,6 +466,7 @@ def test_a_stop_ends_an_analysis_with_the_worlds_it_finished() -> None:
     # Set before the query: one world, valued by the round search.
     got = cf.Solver().analyze(state, worlds=50, seed=2, horizon="hand", stop=flag)
     assert (got.worlds, got.stopped, got.horizon) == (1, True, "round")
+    assert "1 worlds (stopped early, round horizon)" in str(got)
     assert got.moves == cf.analyze(state, worlds=1, seed=2, horizon="round").moves
     flag.clear()
     assert not flag.is_set() and repr(flag) == "StopFlag(set=False)"
@@ -525,6 +526,7 @@ def test_a_nodes_budget_stops_the_solves_where_it_ends() -> None:
     cut = solver.analyze(deal, worlds=3, seed=5, horizon="hand", nodes=first_two + third // 2)
     assert solver.nodes - before <= first_two + third // 2 + 500
     assert (cut.worlds, cut.stopped, cut.horizon) == (2, True, "hand")
+    assert str(cut).startswith(f"seat {cut.seat}, 2 worlds (stopped early, hand horizon), mean")
     assert cut.moves == two.moves
     whole = solver.analyze(deal, worlds=3, seed=5, horizon="hand", nodes=10**15)
     assert (whole.worlds, whole.stopped) == (3, False) and whole.moves == full.moves

@@ -265,8 +265,9 @@ class Analysis:
             are the exact solution.
         moves: one `MoveStat` per legal move, in `legal_moves()` order.
         stopped: a time limit, a stop or a node budget ended the analysis before its worlds.
-        horizon: the horizon of the values: the one asked, or ``"round"`` when a time limit or
-            a stop cut the first world's exact solve short and the round search valued it.
+        horizon: the horizon of the values: the one asked, or ``"round"`` when a time limit, a
+            stop or a node budget cut the first world's exact solve short and the round search
+            valued it.
     """
 
     seat: int
@@ -282,8 +283,11 @@ class Analysis:
         return max(self.moves, key=lambda m: m.mean).move
 
     def __str__(self) -> str:
+        stopped = f" (stopped early, {self.horizon} horizon)" if self.stopped else ""
         head = f"seat {self.seat}, " + (
-            "exact" if self.exact else f"{self.worlds} worlds, mean ± 95% interval (1.96 stderr)"
+            "exact"
+            if self.exact
+            else f"{self.worlds} worlds{stopped}, mean ± 95% interval (1.96 stderr)"
         )
         width = max((len(str(m.move)) for m in self.moves), default=4)
         rows = [head]
