@@ -531,6 +531,8 @@ BAD_INPUTS = [
     (["simulat"], "got: simulat", "did you mean simulate?"),
     # Control characters in a bad value are written as \xNN.
     (["solve", "--hand", "7D\x01 3C"], "got: 7D\\x01 3C", '0="7D\\x01 3C"'),
+    (["simulate", "--hands", "5\nx"], "got: 5\\x0ax", None),
+    (["rules", "sco\npa"], "sco\\x0apa", None),
     (["solve", *OPEN, "--table", "7\x1bD"], "unknown card: 7\\x1bD", "a card is a rank"),
     (["--bogus"], "required: command", None),
 ]

@@ -1098,4 +1098,18 @@ def test_control_characters_in_a_bad_value_are_escaped() -> None:
         State.from_notation("sco\x1bpa\x00")
     assert str(notation.value).isprintable(), str(notation.value)
     assert "sco\\x1bpa\\x00" in str(notation.value)
-    assert errors_module.printable("a\tb\nc\x7f\x9bé", keep="\n") == "a\\x09b\nc\\x7f\\x9bé"
+    # Messages the Python layer builds are shown the same way; a hint keeps its own line.
+    for bad in (
+        lambda: cf.variants.rules("sco\x1bpa\nx"),
+        lambda: cf.variants.from_dict({"preset": "scopa", "game": "es\x1bcoba"}),
+        lambda: cf.Rules("scopa", target="x\x1by"),
+        lambda: cf.analyze(State.new(Rules.scopa(), seed=1), horizon="ha\x00nd"),
+    ):
+        with pytest.raises(cf.CaptureFastError) as caught:
+            bad()
+        assert str(caught.value).isprintable(), str(caught.value)
+        assert "\\x1b" in str(caught.value) or "\\x00" in str(caught.value)
+    assert "sco\\x1bpa\\x0ax" in str(cf.VariantError("unknown preset: sco\x1bpa\nx"))
+    assert errors_module.printable("a\tb\nc\x7f\x9bé\nhint: x\x00") == (
+        "a\\x09b\\x0ac\\x7f\\x9bé\nhint: x\\x00"
+    )

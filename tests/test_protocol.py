@@ -306,6 +306,10 @@ def test_time_budget_ends_the_search(session: Session) -> None:
         ("position notation a\x00b", "a\\x00b"),
         ("position de\x00al", "got: de\\x00al"),
         ("frob\x07nicate", "frob\\x07nicate"),
+        # Numbers are ASCII digits: not int()'s other spellings.
+        ("position deal seed 1_000", "1_000"),
+        ("position deal seed +5", "+5"),
+        ("position deal seed \uff15", "\uff15"),
     ],
 )
 def test_bad_input_gets_one_error_line(session: Session, line: str, token: str) -> None:

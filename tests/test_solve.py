@@ -187,6 +187,8 @@ def test_solver_bad_input() -> None:
     for analyze in (solver.analyze, cf.analyze):
         with pytest.raises(cf.ArgumentError, match=r"nodes budget needs horizon=\"hand\""):
             analyze(state, nodes=1000)
+        with pytest.raises(TypeError, match=r"horizon must be a str .*got: int"):
+            analyze(state, horizon=3)  # type: ignore[arg-type]
     with pytest.raises(
         TypeError,
         match=r"stop must be a capturefast\.StopFlag or None, got: Event",
@@ -530,6 +532,14 @@ def test_a_nodes_budget_stops_the_solves_where_it_ends() -> None:
     assert cut.moves == two.moves
     whole = solver.analyze(deal, worlds=3, seed=5, horizon="hand", nodes=10**15)
     assert (whole.worlds, whole.stopped) == (3, False) and whole.moves == full.moves
+    # In the 2-player last round the round search that values a cut world is exact too:
+    # nothing is left out, and the analysis says exact, not stopped.
+    last = cf.State.new(cf.Rules.scopa(), seed=1)
+    while last.stock_size > 0:
+        last = last.play(last.legal_moves()[0])
+    cut = solver.analyze(last, horizon="hand", nodes=1)
+    assert (cut.exact, cut.stopped, cut.horizon) == (True, False, "round")
+    assert cut.moves == solver.analyze(last, horizon="hand").moves
 
 
 def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> None:

@@ -118,9 +118,9 @@ def _close(word: str, choices: list[str]) -> str | None:
 
 def _fail(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> NoReturn:
     """Prints the usage, one `error:` line and any `hint:` line, and exits with status 2 (the
-    message's control characters but its line breaks written as `\\xNN`)."""
+    message's control characters written as `\\xNN`, `printable`)."""
     parser.print_usage(sys.stderr)
-    text = printable(_explain(parser, message, argv), keep="\n")
+    text = printable(_explain(parser, message, argv))
     parser.exit(EXIT_USAGE, f"{parser.prog}: error: {text}\n")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import queue
+import re
 import sys
 import threading
 import time
@@ -54,11 +55,11 @@ def _words_value(text: str) -> str | int | bool:
 
 
 def _int(name: str, text: str, lo: int, hi: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ArgumentError(f"{name} must be a whole number, got: {text}") from None
-    return check_int(name, value, lo, hi)
+    """A number written in ASCII digits, with a minus sign if negative (not `int()`'s other
+    spellings: `1_000`, `+5`, other scripts' digits)."""
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise ArgumentError(f"{name} must be a whole number, got: {text}")
+    return check_int(name, int(text), lo, hi)
 
 
 def _move_list(text: str) -> list[str]:
@@ -160,10 +161,10 @@ class Engine:
     # ------------------------------------------------------------------ plumbing
 
     def send(self, line: str) -> None:
-        """Writes one answer line (a message's own newlines become `; `, any other control
-        character `\\xNN`)."""
+        """Writes one answer line: control characters are written as `\\xNN` (`printable`),
+        and the line break before a hint becomes `; `."""
         with self._lock:
-            self._write(printable(line.replace("\n", "; ")))
+            self._write(printable(line).replace("\n", "; "))
 
     def error(self, message: str) -> None:
         self.send(f"error {message}")

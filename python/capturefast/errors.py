@@ -1,11 +1,10 @@
 """The exception hierarchy of capturefast.
 
 Every error caused by bad input is a `CaptureFastError` and also a `ValueError`, and names the
-offending value after a colon, each control character in it written as `\\xNN` (the core's
-messages do so, and the command line and the engine protocol print others through
-`printable`), so that an error stays one printable line. An argument of the wrong Python type
-stays a `TypeError`; an option value of the wrong type is a `VariantError` (options come from
-files and dicts too).
+offending value after a colon, each control character in it written as `\\xNN` (`printable`),
+so that an error is one printable line (a hint may follow on a second). An argument of the
+wrong Python type stays a `TypeError`; an option value of the wrong type is a `VariantError`
+(options come from files and dicts too).
 """
 
 from __future__ import annotations
@@ -27,16 +26,25 @@ __all__ = [
 ]
 
 
-def printable(text: str, keep: str = "") -> str:
-    """`text` with each control character (NUL, escape, DEL, C1, line breaks) but those in `keep`
-    written as `\\xNN`, as the core writes them in its messages."""
-    return "".join(
-        f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" and c not in keep else c for c in text
+def printable(text: str) -> str:
+    """`text` with each control character (NUL, escape, DEL, C1, line breaks) written as
+    `\\xNN`, as the core writes them in its messages, but for the line break before a
+    ``hint: `` line (a message's own hint)."""
+    return _HINT.join(
+        "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in part)
+        for part in text.split(_HINT)
     )
 
 
+_HINT = "\nhint: "
+
+
 class CaptureFastError(Exception):
-    """Base class of every capturefast error."""
+    """Base class of every capturefast error. Its message is one printable line (and a hint
+    line): control characters in the value it names are written as `\\xNN` (`printable`)."""
+
+    def __str__(self) -> str:
+        return printable(super().__str__())
 
 
 class StoppedError(CaptureFastError):

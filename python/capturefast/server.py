@@ -139,7 +139,7 @@ class SearchQuery(Query):
     time_ms: int | None = Field(None, ge=1, description="at most the server's time limit")
     horizon: Literal["round", "hand"] = "round"
     seed: int = Field(0, ge=0, le=MAX_SEED)
-    nodes: int | None = Field(None, ge=1, le=10**12, description="solver nodes; horizon hand")
+    nodes: int | None = Field(None, ge=1, le=10**15, description="solver nodes; horizon hand")
 
 
 class MoveQuery(SearchQuery):

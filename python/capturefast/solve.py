@@ -217,6 +217,7 @@ class Solver:
         """`cf.analyze(state, seat, ...)` with this solver's table; `nodes` counts this
         solver's nodes from the call."""
         position, seat = _seat_to_move(state, seat)
+        _check_horizon(horizon)
         raw = self._core.analyze_raw(
             position, seat, worlds, seed, horizon, history, time_ms, stop, nodes
         )
@@ -362,8 +363,15 @@ def analyze(
             the state a move was played from and the move).
     """
     state, seat = _seat_to_move(state, seat)
+    _check_horizon(horizon)
     raw = analyze_raw(state, seat, worlds, seed, tt_entries, horizon, history, time_ms, stop, nodes)
     return _analysis(seat, raw)
+
+
+def _check_horizon(horizon: object) -> None:
+    """A `horizon` that is not a str is a `TypeError` naming it (the core reads the name)."""
+    if not isinstance(horizon, str):
+        raise TypeError(f"horizon must be a str ('hand' or 'round'), got: {type(horizon).__name__}")
 
 
 def _seat_to_move(given: State | View | str, seat: int | None) -> tuple[State, int]:
@@ -413,6 +421,7 @@ def analyze_many(
     cluster, each drawing from its position's index in the whole batch: the same analyses.
     """
     states = list(states)  # an iterator is read once, here
+    _check_horizon(horizon)
     if executor is not None:
         from capturefast import distributed
 

@@ -48,13 +48,16 @@ pub enum Error {
 }
 
 /// Text shown with its control characters (NUL, escape, line breaks, DEL, C1) written as `\xNN`,
-/// the rest as it is.
+/// the rest as it is, but for the line break before a `hint: ` line: a message's own hint.
 struct Shown<'a>(&'a str);
+
+/// What begins a message's hint line.
+const HINT: &str = "\nhint: ";
 
 impl Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in self.0.chars() {
-            if c.is_control() {
+        for (i, c) in self.0.char_indices() {
+            if c.is_control() && !self.0[i..].starts_with(HINT) {
                 write!(f, "\\x{:02x}", u32::from(c))?;
             } else {
                 f.write_char(c)?;
@@ -81,5 +84,11 @@ mod tests {
             "notation field `rules`: unknown preset: s\\x09c\\x7f"
         );
         assert_eq!(Error::Argument("é ½".to_string()).to_string(), "é ½");
+        // A message's own hint line stays a line.
+        let e = Error::IllegalMove("x\ny: 7\n\nhint: play a legal move".to_string());
+        assert_eq!(
+            e.to_string(),
+            "illegal move: x\\x0ay: 7\\x0a\nhint: play a legal move"
+        );
     }
 }

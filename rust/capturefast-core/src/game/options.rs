@@ -202,7 +202,7 @@ impl Options {
         // A string where a number or a bool is due is shown quoted: "11" is not 11.
         let bad_type = |expected: &str| match value {
             OptionValue::Str(s) => Error::Variant(format!(
-                "option `{name}` expects {expected}, got a string: {s:?}"
+                "option `{name}` expects {expected}, got a string: \"{s}\""
             )),
             _ => bad(expected),
         };

@@ -12,7 +12,7 @@ use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::View;
 use crate::game::world::{determinize, is_open};
-use crate::search::horizon::RoundSearch;
+use crate::search::horizon::{RoundSearch, max_plies, plays_left_in_round};
 use crate::search::infer::Inference;
 use crate::search::solver::{Interrupt, Solver};
 
@@ -42,7 +42,7 @@ impl Horizon {
             "round" => Ok(Horizon::Round),
             "hand" => Ok(Horizon::Hand),
             _ => Err(Error::Argument(format!(
-                "horizon is \"hand\" or \"round\", got: {name:?}"
+                "horizon is \"hand\" or \"round\", got: \"{name}\""
             ))),
         }
     }
@@ -363,12 +363,14 @@ pub struct SeatAnalysis {
     /// Per legal move of the seat (in legal-move order): the move, whether it sweeps, its mean
     /// value over the worlds and the standard error of that mean.
     pub moves: Vec<(Move, bool, f64, f64)>,
-    /// Whether nothing relevant was hidden, so that one world was the truth ([`is_open`]).
+    /// Whether the values are the position's exact solution: nothing relevant was hidden, so
+    /// that one world was the truth ([`is_open`]), and it was solved to the end of the hand (by
+    /// the exact solver, or by the round search when the hand ends within its reach).
     pub exact: bool,
     /// The worlds the means are over (fewer than asked when `stopped`).
     pub worlds: u32,
     /// Whether the interrupt ended the analysis before its worlds, or cut the first world's
-    /// exact solve short.
+    /// exact solve short (never when `exact`: nothing was left out).
     pub stopped: bool,
     /// The horizon the values are to: the one asked, or [`Horizon::Round`] when the interrupt
     /// cut the first world's exact solve short and the round search valued that world.
@@ -404,15 +406,19 @@ pub fn analyze_position(
     }
     let view = state.view(seat);
     let found = analyze_until(rules, &view, how, inference, solver, interrupt)?;
+    // The round search values a position exactly when the hand ends within its plies.
+    let to_the_end =
+        found.horizon == Horizon::Hand || plays_left_in_round(state) <= max_plies(rules);
+    let exact = is_open(&view) && to_the_end;
     Ok(SeatAnalysis {
         moves: found
             .moves
             .into_iter()
             .map(|(mv, mean, err)| (mv, state.is_sweep(rules, mv), mean, err))
             .collect(),
-        exact: is_open(&view),
+        exact,
         worlds: found.worlds,
-        stopped: found.stopped,
+        stopped: found.stopped && !exact,
         horizon: found.horizon,
     })
 }

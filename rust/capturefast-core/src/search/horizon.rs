@@ -262,7 +262,7 @@ fn chance_of_one(u: u32, k: u32, h: u32) -> f32 {
 }
 
 /// Plays left in the current round: the cards in every hand.
-fn plays_left_in_round(state: &State) -> u32 {
+pub(crate) fn plays_left_in_round(state: &State) -> u32 {
     (0..state.num_players()).map(|s| state.hand(s).len()).sum()
 }
 
