@@ -283,20 +283,22 @@ pub mod arg {
         super::bounded(obj, "worlds", 1, capturefast_core::play::sim::MAX_WORLDS)
     }
 
-    /// A query's `time_ms`: 1 to 10^9 milliseconds, or `None` for no time limit.
-    pub fn time_ms(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    /// A query's limit `what`, from 1 to `hi`, or `None` for no limit.
+    fn limit(obj: &Bound<'_, PyAny>, what: &str, hi: u64) -> PyResult<Option<u64>> {
         if obj.is_none() {
             return Ok(None);
         }
-        super::bounded(obj, "time_ms", 1, 1_000_000_000).map(Some)
+        super::bounded(obj, what, 1, hi).map(Some)
+    }
+
+    /// A query's `time_ms`: 1 to 10^9 milliseconds, or `None` for no time limit.
+    pub fn time_ms(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+        limit(obj, "time_ms", 1_000_000_000)
     }
 
     /// A query's `nodes`: 1 to 10^15 solver nodes, or `None` for no node budget.
     pub fn nodes(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
-        if obj.is_none() {
-            return Ok(None);
-        }
-        super::bounded(obj, "nodes", 1, 1_000_000_000_000_000).map(Some)
+        limit(obj, "nodes", 1_000_000_000_000_000)
     }
 
     /// `threads`: 1 to `MAX_THREADS`, or `None` for one per core.
