@@ -37,7 +37,7 @@ pub(crate) fn pile_equity(rules: &Rules, piles: [CardSet; 2], me: usize) -> f32 
     }
     e + match rules.prime_category() {
         PrimeCategory::Primiera => primiera_equity(m, o),
-        PrimeCategory::Bermila => bermila_equity(m, o),
+        PrimeCategory::Bermila => counts.bermila(m, o),
     }
 }
 
@@ -61,18 +61,20 @@ pub fn category_equities(rules: &Rules, piles: [CardSet; 2], me: usize) -> [f32;
         settebello,
         match rules.prime_category() {
             PrimeCategory::Primiera => primiera_equity(m, o),
-            PrimeCategory::Bermila => bermila_equity(m, o),
+            PrimeCategory::Bermila => counts.bermila(m, o),
         },
     ]
 }
 
-/// The cards and coins terms for each pair of counts, computed once: every leaf of a search
-/// asks them.
+/// The cards, coins and bermila terms for each pair of counts, computed once: every leaf of a
+/// search asks them.
 struct CountTerms {
     /// `majority_equity` of the cards (more than 20 of 40), by our count and theirs.
     cards: [[f32; 41]; 41],
     /// `coin_equity` by our coins and theirs.
     coins: [[f32; 11]; 11],
+    /// `bermila_equity` by our sevens, their sevens, our sixes and their sixes.
+    bermila: [[[[f32; 5]; 5]; 5]; 5],
 }
 
 impl CountTerms {
@@ -86,12 +88,20 @@ impl CountTerms {
         let coins = |s: CardSet| (s & CardSet::COINS).len() as usize;
         self.coins[coins(m)][coins(o)]
     }
+
+    /// The bermila term of piles `m` (ours) and `o` (disjoint).
+    fn bermila(&self, m: CardSet, o: CardSet) -> f32 {
+        let count = |s: CardSet, rank: Rank| (s & CardSet::rank(rank.index())).len() as usize;
+        self.bermila[count(m, Rank::SEVEN)][count(o, Rank::SEVEN)][count(m, Rank::SIX)]
+            [count(o, Rank::SIX)]
+    }
 }
 
 static COUNT_TERMS: LazyLock<CountTerms> = LazyLock::new(|| {
     let mut t = CountTerms {
         cards: [[0.0; 41]; 41],
         coins: [[0.0; 11]; 11],
+        bermila: [[[[0.0; 5]; 5]; 5]; 5],
     };
     for ours in 0..=40u32 {
         for theirs in 0..=40 - ours {
@@ -102,6 +112,17 @@ static COUNT_TERMS: LazyLock<CountTerms> = LazyLock::new(|| {
     for ours in 0..=10u32 {
         for theirs in 0..=10 - ours {
             t.coins[ours as usize][theirs as usize] = coin_equity(ours, theirs);
+        }
+    }
+    for (ours7, by_theirs7) in (0u32..).zip(&mut t.bermila) {
+        for (theirs7, by_ours6) in (0u32..).zip(by_theirs7) {
+            for (ours6, by_theirs6) in (0u32..).zip(by_ours6) {
+                for (theirs6, term) in (0u32..).zip(by_theirs6) {
+                    if ours7 + theirs7 <= 4 && ours6 + theirs6 <= 4 {
+                        *term = bermila_counts(ours7, theirs7, ours6, theirs6);
+                    }
+                }
+            }
         }
     }
     t
@@ -191,11 +212,22 @@ fn coin_equity(ours: u32, theirs: u32) -> f32 {
 }
 
 /// Bermila (K14): more sevens; sevens tied, more sixes.
+#[cfg(test)]
 fn bermila_equity(ours: CardSet, theirs: CardSet) -> f32 {
     let sevens = CardSet::rank(Rank::SEVEN.index());
     let sixes = CardSet::rank(Rank::SIX.index());
-    let on_tie = even_split_equity((ours & sixes).len(), (theirs & sixes).len(), 4);
-    split_equity((ours & sevens).len(), (theirs & sevens).len(), 4, on_tie)
+    bermila_counts(
+        (ours & sevens).len(),
+        (theirs & sevens).len(),
+        (ours & sixes).len(),
+        (theirs & sixes).len(),
+    )
+}
+
+/// The bermila term from the sevens and sixes each side holds.
+fn bermila_counts(ours7: u32, theirs7: u32, ours6: u32, theirs6: u32) -> f32 {
+    let on_tie = even_split_equity(ours6, theirs6, 4);
+    split_equity(ours7, theirs7, 4, on_tie)
 }
 
 /// Primiera / setenta: per suit, the difference of the two sides' best cards when each card
@@ -413,6 +445,38 @@ mod tests {
                 primiera_equity(ours, theirs),
                 primiera_by_cards(ours, theirs),
             );
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{ours:?} {theirs:?}");
+        }
+    }
+
+    #[test]
+    fn bermila_lookups_match_the_count_by_count_term() {
+        // Every split of the eight sevens and sixes between our pile, theirs and out (3^8),
+        // with the other cards anywhere: the lookup must be the term computed from the counts.
+        let sevens = CardSet::rank(Rank::SEVEN.index());
+        let sixes = CardSet::rank(Rank::SIX.index());
+        let cards: Vec<Card> = (sevens | sixes).iter().collect();
+        let counts = &*COUNT_TERMS;
+        let mut rng = crate::game::rng::Rng::new(13);
+        for split in 0..3u32.pow(8) {
+            let (mut ours, mut theirs) = (CardSet::EMPTY, CardSet::EMPTY);
+            let mut digits = split;
+            for &card in &cards {
+                match digits % 3 {
+                    0 => ours |= CardSet::single(card),
+                    1 => theirs |= CardSet::single(card),
+                    _ => {}
+                }
+                digits /= 3;
+            }
+            for card in CardSet::FULL - sevens - sixes {
+                match rng.below(3) {
+                    0 => ours |= CardSet::single(card),
+                    1 => theirs |= CardSet::single(card),
+                    _ => {}
+                }
+            }
+            let (fast, slow) = (counts.bermila(ours, theirs), bermila_equity(ours, theirs));
             assert_eq!(fast.to_bits(), slow.to_bits(), "{ours:?} {theirs:?}");
         }
     }
