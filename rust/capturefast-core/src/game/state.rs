@@ -254,6 +254,16 @@ impl State {
         })
     }
 
+    /// The same position with other hands, stock (of the same sizes, the same cards in all)
+    /// and generator: another world of the same view ([`Draws`](crate::game::world::Draws)).
+    pub(crate) fn deal_hidden(&mut self, hands: [CardSet; 4], stock: &[Card], seed: u64) {
+        debug_assert_eq!(stock.len(), self.stock().len());
+        self.hands = hands;
+        let pos = usize::from(self.deck_pos);
+        self.deck[pos..].copy_from_slice(stock);
+        self.rng = Rng::new(seed);
+    }
+
     // ----- accessors -----
 
     /// Number of players.

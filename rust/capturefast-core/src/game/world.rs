@@ -90,6 +90,66 @@ pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, E
     State::decode(rules, &b)
 }
 
+/// Worlds drawn from one view one after another: the same worlds, from the same generator, as
+/// calls of [`determinize`], whose checks of the view run once. A play position whose view
+/// shows no declarations and no claimable card (what the position notation's `Position`
+/// holds) is checked and built by the first draw; each later draw only deals the hidden cards
+/// anew into a copy of it. Any other view is drawn by [`determinize`] every time.
+pub(crate) struct Draws<'v> {
+    view: &'v View,
+    /// The first world, when later ones may be dealt into it.
+    template: Option<State>,
+    pool: Vec<Card>,
+}
+
+impl<'v> Draws<'v> {
+    pub(crate) fn new(view: &'v View) -> Draws<'v> {
+        Draws {
+            view,
+            template: None,
+            pool: Vec::new(),
+        }
+    }
+
+    /// The next world: `determinize(rules, view, rng)`.
+    pub(crate) fn draw(&mut self, rules: &Rules, rng: &mut Rng) -> Result<State, Error> {
+        let view = self.view;
+        let Some(template) = &self.template else {
+            let world = determinize(rules, view, rng)?;
+            if view.phase == Phase::Play && view.declared == [0, 0] && view.claimable.is_none() {
+                self.template = Some(world);
+            }
+            return Ok(world);
+        };
+        // `determinize`'s draw: the unseen cards shuffled, then the generator's seed.
+        self.pool.clear();
+        self.pool.extend(view.unseen.iter());
+        for i in (1..self.pool.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            self.pool.swap(i, j);
+        }
+        let seed = rng.next_u64();
+        let mut hands = [CardSet::EMPTY; 4];
+        let mut rest = self.pool.as_slice();
+        for (s, hand) in hands
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(view.num_players))
+        {
+            if s == usize::from(view.seat) {
+                *hand = view.hand;
+            } else {
+                let (take, more) = rest.split_at(usize::from(view.hand_sizes[s]));
+                *hand = take.iter().copied().collect();
+                rest = more;
+            }
+        }
+        let mut world = *template;
+        world.deal_hidden(hands, rest, seed);
+        Ok(world)
+    }
+}
+
 /// A Chkobba cut decision (K5): the cut card (shown to the cutter, else drawn from `pool`) and
 /// the stock in `pool`'s order. `Position` describes play positions only, so the state is built
 /// through its versioned byte encoding (`State::encode`'s layout), which `decode` validates.
@@ -165,5 +225,64 @@ impl View {
             .into_iter()
             .map(|mv| (mv, world.is_sweep(rules, mv)))
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{Game, OptionValue, Options};
+
+    fn variants() -> Vec<Rules> {
+        let mut all: Vec<Rules> = [Game::Scopa, Game::Escoba, Game::Chkobba]
+            .into_iter()
+            .flat_map(|g| [2, 4].map(|p| Rules::profile(g, p).unwrap()))
+            .collect();
+        let mut declared = Options::new(Game::Scopa, 2);
+        declared
+            .set("declarations", &OptionValue::Bool(true))
+            .unwrap();
+        all.push(Rules::new(declared).unwrap());
+        let mut claims = Options::new(Game::Escoba, 2);
+        claims
+            .set("compulsory_capture", &OptionValue::Bool(false))
+            .unwrap();
+        claims.set("renuncio", &OptionValue::Bool(true)).unwrap();
+        all.push(Rules::new(claims).unwrap());
+        all
+    }
+
+    #[test]
+    fn draws_are_the_worlds_determinize_draws() {
+        // Every position of random hands (cut decisions, declarations and claims among them),
+        // from the view of each seat that has a world: the same worlds in the same order,
+        // field for field and byte for byte.
+        let mut rng = Rng::new(17);
+        let mut moves = Vec::new();
+        let mut dealt_into = 0;
+        for rules in variants() {
+            for _ in 0..20 {
+                let mut state = State::new(&rules, rng.next_u64());
+                while state.to_move().is_some() {
+                    for seat in 0..rules.num_players() {
+                        let view = state.view(seat);
+                        let seed = rng.next_u64();
+                        let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                        let mut draws = Draws::new(&view);
+                        for _ in 0..4 {
+                            let want = determinize(&rules, &view, &mut a).unwrap();
+                            let got = draws.draw(&rules, &mut b).unwrap();
+                            assert_eq!(got, want);
+                            assert_eq!(got.encode(&rules), want.encode(&rules));
+                        }
+                        dealt_into += usize::from(draws.template.is_some());
+                        assert_eq!(a.next_u64(), b.next_u64());
+                    }
+                    state.legal_moves(&rules, &mut moves);
+                    state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(dealt_into > 1000, "only {dealt_into} views were dealt into");
     }
 }

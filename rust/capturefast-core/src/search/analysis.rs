@@ -11,7 +11,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::View;
-use crate::game::world::{determinize, is_open};
+use crate::game::world::{Draws, is_open};
 use crate::search::horizon::{RoundSearch, max_plies, plays_left_in_round};
 use crate::search::infer::Inference;
 use crate::search::solver::{Interrupt, Solver};
@@ -241,6 +241,7 @@ pub(crate) fn world_sums(
     };
     // The worlds to search, each with the number of times it counts.
     let mut picked: Vec<(State, u32)> = Vec::new();
+    let mut sampler = Draws::new(view);
     if let Some(weigh) = weigh.filter(|_| !open) {
         let n_draws = worlds.saturating_mul(DRAWS_PER_WORLD);
         let mut drawn = Vec::with_capacity(n_draws as usize);
@@ -250,7 +251,7 @@ pub(crate) fn world_sums(
                 out.stopped = true;
                 break;
             }
-            let world = determinize(rules, view, &mut rng)?;
+            let world = sampler.draw(rules, &mut rng)?;
             let w = weigh(&world);
             total += w;
             drawn.push((world, w));
@@ -290,7 +291,7 @@ pub(crate) fn world_sums(
         }
         let (world, count) = match picked.get(w as usize) {
             Some(&(world, count)) => (world, count),
-            None => (determinize(rules, view, &mut rng)?, 1),
+            None => (sampler.draw(rules, &mut rng)?, 1),
         };
         if w == 0 {
             world.legal_moves(rules, &mut out.moves);

@@ -1,7 +1,7 @@
 //! Inference from the others' play: how likely a sampled world is, given the moves the other
 //! seats made this round and the declarations they scored at its deal.
 //!
-//! [`determinize`] draws every world consistent with the cards a seat has seen with the same
+//! [`determinize`](crate::determinize) draws every world consistent with the cards a seat has seen with the same
 //! chance. But a player who trailed a 2 while a 7 lay on the table probably held no 7, and a
 //! Cirulla player who scored a declaration holds (or held) the cards that make it.
 //! [`Inference`] keeps the moves of the current round (told of each by
@@ -22,7 +22,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::{Phase, State};
 use crate::game::view::View;
-use crate::game::world::determinize;
+use crate::game::world::Draws;
 use crate::search::horizon::{Evaluation, RoundSearch};
 
 /// How a player chooses, as a chance per legal move: the model of the other seats' play that
@@ -277,9 +277,10 @@ impl PlayModel for SearchModel {
         self.sums.clear();
         self.sums.resize(legal.len(), 0.0);
         let mut drawn = 0u32;
+        let mut worlds = Draws::new(view);
         for _ in 0..SEARCH_MODEL_WORLDS {
             // The mover's view always has a world (it is the mover's turn); if not, no draw.
-            let Ok(world) = determinize(rules, view, &mut self.rng) else {
+            let Ok(world) = worlds.draw(rules, &mut self.rng) else {
                 break;
             };
             self.round

@@ -6,7 +6,7 @@
 //! [`Move`]), so it stands for every world in which those moves were made. Each iteration:
 //!
 //! 1. **Determinize.** Draw a complete world consistent with the bot's [`View`](crate::View)
-//!    ([`determinize`]: the unseen cards dealt uniformly into the other hands and the stock).
+//!    ([`determinize`](crate::determinize): the unseen cards dealt uniformly into the other hands and the stock).
 //! 2. **Select.** From the root, while the hand goes on and every legal move of the world at the
 //!    node has a child, step to the child with the best UCB1 score among those *available* in
 //!    this world (its move is legal here), counting availability instead of the parent's visits:
@@ -36,7 +36,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::LazyView;
-use crate::game::world::determinize;
+use crate::game::world::Draws;
 use crate::search::solver::Interrupt;
 
 /// Iterations per decision of the built-in `ismcts` bot: 4000 beat `expert` in all three games
@@ -282,11 +282,12 @@ impl IsmctsBot {
             node_end: None,
         };
         let mut done = 0;
+        let mut draws = Draws::new(view);
         while done < self.iterations {
             if done > 0 && done % CLOCK_EVERY == 0 && interrupt.due() {
                 break;
             }
-            let Ok(world) = determinize(rules, view, &mut self.rng) else {
+            let Ok(world) = draws.draw(rules, &mut self.rng) else {
                 // Only a view that is not to move fails, and a bot is never asked then.
                 break;
             };
