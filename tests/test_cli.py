@@ -510,6 +510,8 @@ BAD_INPUTS = [
     (["simulate", "--hands", "5", "--set", "targte=21"], ": targte", "did you mean target?"),
     (["simulate", "--hands", "5", "--set", "deck=xx"], "got: xx", None),
     (["simulate", "--hands", "5", "--game", "escoba", "--set", "bermila=true"], ": escoba", None),
+    # every game's options are checked before the first run prints (here scopa, then chkobba)
+    (["simulate", "--hands", "5", "--set", "bermila=cascade"], ": scopa", None),
     # tournament
     (["tournament", "--bots", "random", "nope"], ": nope", None),
     (["tournament", "--bots", "random", "greedy", "--set", "targte=21"], ": targte", "target"),

@@ -74,3 +74,52 @@ def test_bad_lines_are_usage_errors(
     assert code == 2
     assert says in err
     assert "Traceback" not in err
+
+
+def _seen_options(view: cf.View) -> list[str]:
+    """What `view`'s seat sees, as `capturefast analyze` options."""
+    argv = ["--players", str(view.num_players), "--to-move", str(view.seat)]
+    argv += ["--dealer", str(view.dealer), "--stock-size", str(view.stock_size)]
+    argv += [f"--hand={view.seat}=" + " ".join(map(str, view.hand))]
+    if view.table:
+        argv += ["--table", " ".join(map(str, view.table))]
+    for side, pile in enumerate(view.piles):
+        if pile:
+            argv += [f"--pile={side}=" + " ".join(map(str, pile))]
+    if view.last_capturer is not None:
+        argv += ["--last-capturer", str(view.last_capturer)]
+    argv += ["--sweeps={},{}".format(*view.sweeps)]
+    return argv
+
+
+@pytest.mark.parametrize("direction", ["counterclockwise", "clockwise"])
+def test_analyze_options_place_the_hidden_hands_in_the_order_of_play(
+    capsys: pytest.CaptureFixture[str], direction: str
+) -> None:
+    """The hidden hands' sizes follow the direction of play: a 4-player position given by
+    options, at every turn of a round, is analyzed as its view is by `cf.analyze`."""
+    rules = cf.variants.rules("scopa", players=4, direction=direction)
+    state = cf.State.new(rules, seed=5)
+    rng = random.Random(3)
+    for _ in range(8):  # the four turns of two rounds: 0 to 3 seats have played before
+        view = state.view(state.to_move)
+        argv = ["analyze", "--set", f"direction={direction}", *_seen_options(view)]
+        code, out, err = _run(capsys, *argv, "--worlds", "12", "--seed", "7", "--json")
+        assert code == 0, err
+        want = cf.analyze(view, worlds=12, seed=7)
+        got = json.loads(out)
+        assert got["best_move"] == str(want.best_move)
+        assert [(m["move"], m["mean"]) for m in got["moves"]] == [
+            (str(m.move), m.mean) for m in want.moves
+        ]
+        state = state.play(rng.choice(state.legal_moves()))
+
+
+def test_analyze_refuses_a_hidden_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """`analyze` takes what the seat to move sees: another seat's hand is refused, not dropped."""
+    view = STATE.view(STATE.to_move)
+    other = 1 - view.seat
+    argv = ["analyze", *_seen_options(view), f"--hand={other}=" + str(STATE.hands[other][0])]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2
+    assert f"not the hand of seat: {other}" in err

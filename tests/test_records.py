@@ -388,6 +388,12 @@ def test_simulate_records_and_replay_on_the_command_line(tmp_path: Path) -> None
     assert shown.stdout.startswith("game 2\n")
     assert shown.stdout.count("\nhand ") == len(games[1].hands)
     assert "chkobba hand" in shown.stdout  # each hand's score report
+    # A Chkobba hand starts at the cut: its deal is shown once the cut card is kept or tabled.
+    first = games[1].hands[0]
+    dealt = first.start.play(first.moves[0])
+    assert f", cut card {first.start.cut_card}\n" in shown.stdout
+    assert f"  seat 0 holds {' '.join(map(str, dealt.hands[0]))}\n" in shown.stdout
+    assert " holds -\n" not in shown.stdout and ", table -\n" not in shown.stdout
     reviewed = cli("replay", str(path), "--game", "1", "--review")
     assert reviewed.returncode == 0 and "best" in reviewed.stdout
     # Every game of `simulate --game all`, one file.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import select
 import shutil
 import socket
 import subprocess
@@ -32,22 +34,41 @@ SERVE = [sys.executable, "-m", "capturefast", "serve"]
 SCHEMATHESIS = ["--max-examples", "25", "--seed", "1", "--no-color", "--request-timeout", "20"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def test_a_port_in_use_is_a_usage_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        p = subprocess.run(
+            [*SERVE, "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr
+    assert p.stderr.rstrip().splitlines()[-1].endswith(f": 127.0.0.1 port {port}"), p.stderr
+
+
+def first_line(proc: subprocess.Popen[str], seconds: float) -> str:
+    """The process's first line of output, or "" if none came within `seconds`."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    return proc.stdout.readline() if ready else ""
 
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    port = free_port()
+    # Port 0: the system picks a free port, and the server prints the address it listens on.
     proc = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--time-limit", str(TIME_LIMIT_MS)],
+        [*SERVE, "--port", "0", "--time-limit", str(TIME_LIMIT_MS)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    url = f"http://127.0.0.1:{port}"
+    said = re.match(r"capturefast serve: (http://127\.0\.0\.1:(\d+)) ", first_line(proc, 30))
+    if said is None or said.group(2) == "0":
+        proc.kill()
+        out, err = proc.communicate()
+        raise RuntimeError(f"the server did not say where it listens: {out}{err}")
+    url = said.group(1)
     deadline = time.monotonic() + 30
     while True:
         try:

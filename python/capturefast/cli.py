@@ -29,7 +29,7 @@ from typing import IO, Any, NoReturn
 
 import numpy as np
 
-from capturefast._core import Card, Rules, __version__, bot_names
+from capturefast._core import Card, Rules, State, __version__, bot_names
 from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
 from capturefast.errors import CaptureFastError, printable
@@ -210,19 +210,20 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     runs = [(game, n) for game, n in itertools.product(games, players)]
     bots = args.bots[0] if len(args.bots) == 1 else args.bots
     records: IO[str] | None = None
+    # Every run's arguments are checked before the first run starts and before the records
+    # file is created or replaced (an option only some of the games take fails up front).
+    for game, n in runs:
+        req = SimRequest.of(
+            _rules(game, n, args.option),
+            None if matches else count,
+            count if matches else None,
+            bots,
+            args.duplicate,
+            args.seed,
+            _threads(args.threads),
+        )
+        req.run(dry_run=True)
     if args.records is not None:
-        # Every run's arguments are checked before the file is created or replaced.
-        for game, n in runs:
-            req = SimRequest.of(
-                _rules(game, n, args.option),
-                None if matches else count,
-                count if matches else None,
-                bots,
-                args.duplicate,
-                args.seed,
-                _threads(args.threads),
-            )
-            req.run(dry_run=True)
         try:
             records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as e:
@@ -303,9 +304,12 @@ def _print_record(record: GameRecord, rows: list[ReviewRow] | None) -> None:
         print(f"  {tag}: {value}")
     for k, hand in enumerate(record.hands):
         start = hand.start
-        print(f"\nhand {k + 1}: dealer {start.dealer}, table {_cards(start.table)}")
-        for holder, cards in enumerate(start.hands):
-            print(f"  seat {holder} holds {_cards(cards)}")
+        if start.phase == "cut":
+            # Chkobba: the deal is completed once the cutter has kept or tabled the cut card.
+            print(f"\nhand {k + 1}: dealer {start.dealer}, cut card {start.cut_card}")
+        else:
+            print(f"\nhand {k + 1}: dealer {start.dealer}, table {_cards(start.table)}")
+            _print_hands(start)
         state = start
         mine = [r for r in rows if r.hand == k] if rows is not None else []
         for ply, mv in enumerate(hand.moves):
@@ -319,12 +323,21 @@ def _print_record(record: GameRecord, rows: list[ReviewRow] | None) -> None:
             if hand.comments[ply]:
                 line += f"  ; {hand.comments[ply]}"
             print(line)
+            cut = state.phase == "cut"
             state = state.play(mv)
+            if cut and state.phase != "cut":
+                print(f"       table {_cards(state.table)}")
+                _print_hands(state)
         if state.hand_over:
             print()
             print(state.hand_report())
         else:
             print(f"  (the hand is not over: seat {state.to_move} to move)")
+
+
+def _print_hands(state: State) -> None:
+    for holder, cards in enumerate(state.hands):
+        print(f"  seat {holder} holds {_cards(cards)}")
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -447,7 +460,10 @@ def _engine(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _serve(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from capturefast.server import main as serve_main
 
-    return serve_main(args.host, args.port, args.time_limit)
+    try:
+        return serve_main(args.host, args.port, args.time_limit)
+    except OSError as e:
+        p.error(f"cannot listen there ({e.strerror or e}): {args.host} port {args.port}")
 
 
 Command = Callable[[argparse.ArgumentParser, argparse.Namespace], int]
@@ -511,7 +527,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
     )
     v.add_argument("name", nargs="?", metavar="NAME", help="a preset name (see --list)")
     v.add_argument("--list", action="store_true", help="list the presets")
-    v.add_argument("--players", type=int, choices=(2, 4), default=None)
+    v.add_argument(
+        "--players", type=int, choices=(2, 4), default=None, help="default: the preset's"
+    )
     v.add_argument(
         "--set",
         "-o",
@@ -523,7 +541,12 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[argparse.Argumen
         metavar="NAME=VALUE",
         help="override an option, e.g. --set target=21 (repeatable)",
     )
-    v.add_argument("--format", choices=("text", "json", "toml"), default="text")
+    v.add_argument(
+        "--format",
+        choices=("text", "json", "toml"),
+        default="text",
+        help="plain words (the default), or a variant file",
+    )
     r = sub.add_parser(
         "replay",
         help="check a game records file move by move and print its hands with their reports",

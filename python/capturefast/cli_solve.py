@@ -133,11 +133,23 @@ def add_parsers(
             "of the options below",
         )
         p.add_argument(
-            "--hand", type=_keyed("SEAT"), action="append", default=[], metavar="SEAT=CARDS"
+            "--hand",
+            type=_keyed("SEAT"),
+            action="append",
+            default=[],
+            metavar="SEAT=CARDS",
+            help="a seat's hand, e.g. 0=\"7D 3C\" (repeatable; analyze: the seat to move's only)",
         )
-        p.add_argument("--table", type=_cards, default=[], metavar="CARDS")
         p.add_argument(
-            "--pile", type=_keyed("SIDE"), action="append", default=[], metavar="SIDE=CARDS"
+            "--table", type=_cards, default=[], metavar="CARDS", help="the cards on the table"
+        )
+        p.add_argument(
+            "--pile",
+            type=_keyed("SIDE"),
+            action="append",
+            default=[],
+            metavar="SIDE=CARDS",
+            help="the cards a side has captured (repeatable)",
         )
         p.add_argument(
             "--to-move",
@@ -146,20 +158,54 @@ def add_parsers(
             metavar="SEAT",
             help="the seat to move (needed unless a NOTATION is given)",
         )
-        p.add_argument("--dealer", type=int_in(0, 3), default=None, metavar="SEAT")
-        p.add_argument("--last-capturer", type=int_in(0, 3), default=None, metavar="SEAT")
-        p.add_argument("--sweeps", type=_pair, default=None, metavar="A,B")
-        p.add_argument("--scores", type=_pair, default=None, metavar="A,B")
+        p.add_argument(
+            "--dealer",
+            type=int_in(0, 3),
+            default=None,
+            metavar="SEAT",
+            help="default: the seat before the one to move in the order of play, which then "
+            "leads the round",
+        )
+        p.add_argument(
+            "--last-capturer",
+            type=int_in(0, 3),
+            default=None,
+            metavar="SEAT",
+            help="the seat that captured last (needed once a pile holds cards)",
+        )
+        p.add_argument(
+            "--sweeps", type=_pair, default=None, metavar="A,B", help="each side's sweeps so far"
+        )
+        p.add_argument(
+            "--scores", type=_pair, default=None, metavar="A,B", help="the match score, by side"
+        )
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         parsers.append(p)
     solve_p, analyze_p = parsers
     solve_p.add_argument(
         "--stock", type=_cards, default=[], metavar="CARDS", help="the stock in deal order"
     )
-    solve_p.add_argument("--rest-to", type=int, choices=(0, 1), default=None, metavar="SIDE")
-    analyze_p.add_argument("--stock-size", type=int_in(0, 40), default=0)
-    analyze_p.add_argument("--worlds", type=int, default=100)
-    analyze_p.add_argument("--seed", type=int, default=0)
+    solve_p.add_argument(
+        "--rest-to",
+        type=int,
+        choices=(0, 1),
+        default=None,
+        metavar="SIDE",
+        help="put every card not named into this side's pile",
+    )
+    analyze_p.add_argument(
+        "--stock-size",
+        type=int_in(0, 40),
+        default=0,
+        metavar="N",
+        help="the cards left in the stock (default: 0)",
+    )
+    analyze_p.add_argument(
+        "--worlds", type=int, default=100, help="worlds drawn, 1 to 10000 (default: 100)"
+    )
+    analyze_p.add_argument(
+        "--seed", type=int_in(0, 2**64 - 1), default=0, help="the worlds' seed (default: 0)"
+    )
     analyze_p.add_argument(
         "--horizon",
         choices=("hand", "round"),
@@ -225,7 +271,9 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
     piles = _by_key(args.pile, "--pile", "side", 2)
     table = args.table
     _seat(args.to_move, n, "--to-move")
-    dealer = (args.to_move - 1) % n if args.dealer is None else _seat(args.dealer, n, "--dealer")
+    # Seats in the order of play: +1 a seat counterclockwise (the default), -1 clockwise.
+    step = -1 if rules.options.get("direction") == "clockwise" else 1
+    dealer = (args.to_move - step) % n if args.dealer is None else _seat(args.dealer, n, "--dealer")
     pile_lists = [piles.get(0, []), piles.get(1, [])]
     named = set(table) | {c for h in hands.values() for c in h} | {c for p in pile_lists for c in p}
     if hidden:
@@ -238,11 +286,18 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
                 f"argument --hand: no cards for the seat to move: {mover}\n"
                 f'hint: give the hand it holds, e.g. --hand {mover}="7D 3C KS"'
             )
-        leader = (dealer + 1) % n
-        before = (mover - leader) % n
+        others = sorted(seat for seat in hands if seat != mover)
+        if others:
+            raise ArgumentError(
+                f"argument --hand: analyze takes what the seat to move ({mover}) sees, so only "
+                f"its hand, not the hand of seat: {others[0]}\n"
+                "hint: every card not named is hidden and dealt to the other hands in each world"
+            )
+        leader = (dealer + step) % n
+        before = (mover - leader) * step % n
         rest = [c for c in ALL_CARDS if c not in named]
         wants = [
-            0 if seat == mover else (size - 1 if (seat - leader) % n < before else size)
+            0 if seat == mover else (size - 1 if (seat - leader) * step % n < before else size)
             for seat in range(n)
         ]
         if len(rest) != sum(wants) + args.stock_size:

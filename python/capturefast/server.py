@@ -10,6 +10,7 @@ error. Bad input of any kind is a 4xx with a message (`{"error": ...}`), never a
 from __future__ import annotations
 
 import os
+import socket
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
@@ -504,10 +505,28 @@ def wrap(app: FastAPI) -> ASGIApp:
 
 
 def main(host: str = "127.0.0.1", port: int = 8000, time_limit_ms: int = 10_000) -> int:
-    """Serves until interrupted; prints the address it listens on."""
+    """Serves until interrupted; prints the address it listens on (with `port` 0, the free
+    port the system chose).
+
+    Raises:
+        OSError: the address cannot be listened on (a port in use, a host not of this machine).
+    """
     import uvicorn
 
     app = create_app(time_limit_ms)
-    print(f"capturefast serve: http://{host}:{port} (OpenAPI at /openapi.json)", flush=True)
-    uvicorn.run(wrap(app), host=host, port=port, log_level="warning", access_log=False)
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"capturefast serve: http://{shown}:{bound} (OpenAPI at /openapi.json)", flush=True)
+    config = uvicorn.Config(wrap(app), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
