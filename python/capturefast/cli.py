@@ -249,7 +249,7 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 rate = r.num_hands / r.seconds if r.seconds > 0 else float("inf")
                 print(
                     f"\n{game}, {n} players: {r.num_hands} hands in {r.seconds:.3f} s "
-                    f"({rate:,.0f} hands/s, {r.threads} threads)"
+                    f"({rate:,.0f} hands/s, {r.threads} thread{'' if r.threads == 1 else 's'})"
                 )
                 print(r)
             if r.interrupted:
