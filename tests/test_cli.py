@@ -527,6 +527,7 @@ BAD_INPUTS = [
     (["rules", "scopa", "--set", "target=x"], 'got a string: "x"', None),
     (["rules", "scopa", "--players", "x"], "got: x", None),
     (["rules", "scopa", "extra"], "unrecognized arguments: extra", None),
+    (["rules", "--list", "scopa"], "got: scopa", None),
     # the command itself
     (["play"], "got: play", "did you mean replay?"),
     (["fly"], "got: fly", None),

@@ -376,6 +376,8 @@ def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`capturefast rules`: what a preset plays by, or its variant file; `--list` the presets."""
     if args.list:
+        if args.name is not None:
+            p.error(f"argument --list: it lists every preset and takes no name, got: {args.name}")
         width = max(len(name) for name in PRESETS)
         for name, preset in PRESETS.items():
             print(f"{name:<{width}}  {preset.title}")
