@@ -1706,3 +1706,12 @@ def test_views_under_other_rules_differ() -> None:
     assert void != counts
     assert len({void, counts}) == 2
     assert void == final_sweep_position(Rules.scopa()).view(1)
+
+
+def test_next_seat_follows_the_direction_of_play() -> None:
+    assert [cf.Rules.scopa().next_seat(s) for s in range(2)] == [1, 0]
+    assert [cf.Rules.escoba(4).next_seat(s) for s in range(4)] == [1, 2, 3, 0]
+    clockwise = cf.variants.rules("scopa", players=4, direction="clockwise")
+    assert [clockwise.next_seat(s) for s in range(4)] == [3, 0, 1, 2]
+    with pytest.raises(cf.PositionError, match="got: 2"):
+        cf.Rules.chkobba().next_seat(2)

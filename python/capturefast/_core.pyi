@@ -145,6 +145,7 @@ class Rules:
     def all_coins_win(self) -> bool:
         """Whether all ten coins in one hand win the match (Napoleone: `napola` or
         `all_coins_wins`)."""
+    def next_seat(self, seat: int) -> int: ...
     def value(self, card: _CardLike) -> int: ...
     def capture_options(
         self, table: Iterable[_CardLike], card: _CardLike

@@ -271,9 +271,10 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
     piles = _by_key(args.pile, "--pile", "side", 2)
     table = args.table
     _seat(args.to_move, n, "--to-move")
-    # Seats in the order of play: +1 a seat counterclockwise (the default), -1 clockwise.
-    step = -1 if rules.options.get("direction") == "clockwise" else 1
-    dealer = (args.to_move - step) % n if args.dealer is None else _seat(args.dealer, n, "--dealer")
+    if args.dealer is None:  # the seat before the mover in the order of play: it leads
+        dealer = next(s for s in range(n) if rules.next_seat(s) == args.to_move)
+    else:
+        dealer = _seat(args.dealer, n, "--dealer")
     pile_lists = [piles.get(0, []), piles.get(1, [])]
     named = set(table) | {c for h in hands.values() for c in h} | {c for p in pile_lists for c in p}
     if hidden:
@@ -293,13 +294,16 @@ def _state(rules: Rules, args: argparse.Namespace, hidden: bool) -> State:
                 f"its hand, not the hand of seat: {others[0]}\n"
                 "hint: every card not named is hidden and dealt to the other hands in each world"
             )
-        leader = (dealer + step) % n
-        before = (mover - leader) * step % n
+        # In the order of play from the leader, the seats before the mover have played.
+        order = [rules.next_seat(dealer)]
+        while len(order) < n:
+            order.append(rules.next_seat(order[-1]))
+        before = order.index(mover)
+        wants = [0] * n
+        for i, seat in enumerate(order):
+            if seat != mover:
+                wants[seat] = size - 1 if i < before else size
         rest = [c for c in ALL_CARDS if c not in named]
-        wants = [
-            0 if seat == mover else (size - 1 if (seat - leader) * step % n < before else size)
-            for seat in range(n)
-        ]
         if len(rest) != sum(wants) + args.stock_size:
             raise PositionError(
                 f"the other hands and a stock of {args.stock_size} hold "

@@ -271,6 +271,13 @@ impl PyRules {
         self.0.category_names().to_vec()
     }
 
+    /// The seat that plays after `seat` (and is dealt after it): the next one counterclockwise,
+    /// or clockwise under `direction="clockwise"`.
+    fn next_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let seat = convert::seat(seat, self.0.num_players(), "seat")?;
+        Ok(self.0.next_seat(seat))
+    }
+
     /// The capture value of `card` under these rules.
     fn value(&self, card: &Bound<'_, PyAny>) -> PyResult<u8> {
         Ok(self.0.value(convert::card(card)?))
