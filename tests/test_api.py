@@ -19,6 +19,7 @@ from typing import Any
 import capturefast as cf
 import pytest
 from capturefast import Card, HandReport, Move, Rules, State, variants
+from gil import longest_stall
 from reference import RefRules
 from variant_tables import DEFAULTS
 
@@ -1657,20 +1658,7 @@ def test_random_hands_releases_the_gil() -> None:
     t0 = time.perf_counter()
     cf.random_hands(rules, n, seed=2)
     duration = time.perf_counter() - t0
-    th = threading.Thread(target=cf.random_hands, args=(rules, n), kwargs={"seed": 2})
-    # The clock starts before the thread, so a stall while it holds the GIL is counted (a call
-    # holding the GIL, e.g. sum(range(10**7)), shows a gap of about its whole duration here).
-    last = time.perf_counter()
-    gap = 0.0
-    ticks = 0
-    th.start()
-    while th.is_alive():
-        now = time.perf_counter()
-        gap = max(gap, now - last)
-        last = now
-        ticks += 1
-    gap = max(gap, time.perf_counter() - last)
-    th.join()
+    gap, ticks = longest_stall(cf.random_hands, rules, n, seed=2)
     # With the GIL held for the whole call, this thread would stall for about `duration`.
     assert gap < duration / 2, (gap, duration)
     assert ticks > 100

@@ -3,7 +3,6 @@ duplicate deals, Python bots, errors, summaries, matches, interruption."""
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
@@ -11,6 +10,7 @@ import capturefast as cf
 import numpy as np
 import pytest
 from capturefast import Rules
+from gil import longest_stall
 from reference import SplitMix64
 
 GAMES = ("scopa", "escoba", "chkobba")
@@ -624,18 +624,7 @@ def test_simulate_releases_the_gil() -> None:
     t0 = time.perf_counter()
     cf.simulate(rules, hands=n, threads=1)
     duration = time.perf_counter() - t0
-    th = threading.Thread(target=cf.simulate, args=(rules, n), kwargs={"threads": 1})
-    last = time.perf_counter()
-    gap = 0.0
-    ticks = 0
-    th.start()
-    while th.is_alive():
-        now = time.perf_counter()
-        gap = max(gap, now - last)
-        last = now
-        ticks += 1
-    gap = max(gap, time.perf_counter() - last)
-    th.join()
+    gap, ticks = longest_stall(cf.simulate, rules, n, threads=1)
     assert gap < duration / 2, (gap, duration)
     assert ticks > 100
 
