@@ -149,6 +149,28 @@ struct Rows<'a> {
 }
 
 impl<'a> Rows<'a> {
+    /// The rows of `slots`, the first of them game `first`, writing into the whole of `out`.
+    fn over(
+        first: usize,
+        slots: &'a mut [Slot],
+        actions: &'a [i64],
+        out: &'a mut Outputs<'_>,
+    ) -> Self {
+        Rows {
+            first,
+            slots,
+            actions,
+            obs: &mut *out.obs,
+            final_obs: &mut *out.final_obs,
+            mask: &mut *out.mask,
+            reward: &mut *out.reward,
+            side_rewards: &mut *out.side_rewards,
+            terminated: &mut *out.terminated,
+            truncated: &mut *out.truncated,
+            seat: &mut *out.seat,
+        }
+    }
+
     /// Cuts the rows into runs of `chunk` games.
     fn split(self, chunk: usize, layout: &ObsLayout) -> Vec<Rows<'a>> {
         let (d, sides) = (layout.len(), layout.num_sides());
@@ -349,19 +371,7 @@ impl VecEnv {
     fn run(&mut self, op: Op, actions: &[i64], out: &mut Outputs<'_>) {
         let (rules, layout, config) = (&self.rules, &self.layout, &self.config);
         let chunk = self.chunk();
-        let rows = Rows {
-            first: 0,
-            slots: &mut self.slots,
-            actions,
-            obs: &mut *out.obs,
-            final_obs: &mut *out.final_obs,
-            mask: &mut *out.mask,
-            reward: &mut *out.reward,
-            side_rewards: &mut *out.side_rewards,
-            terminated: &mut *out.terminated,
-            truncated: &mut *out.truncated,
-            seat: &mut *out.seat,
-        };
+        let rows = Rows::over(0, &mut self.slots, actions, out);
         let parts = rows.split(chunk, layout);
         let work = |mut part: Rows<'_>| part.apply(op, rules, layout, config);
         match &self.pool {
@@ -456,19 +466,7 @@ impl VecEnv {
         }
         check_action((i, n), action, &self.slots[i])?;
         let actions = [action];
-        let mut rows = Rows {
-            first: i,
-            slots: &mut self.slots[i..=i],
-            actions: &actions,
-            obs: &mut *out.obs,
-            final_obs: &mut *out.final_obs,
-            mask: &mut *out.mask,
-            reward: &mut *out.reward,
-            side_rewards: &mut *out.side_rewards,
-            terminated: &mut *out.terminated,
-            truncated: &mut *out.truncated,
-            seat: &mut *out.seat,
-        };
+        let mut rows = Rows::over(i, &mut self.slots[i..=i], &actions, out);
         rows.apply(Op::Step, &self.rules, &self.layout, &self.config);
         Ok(())
     }
