@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import doctest
 import pathlib
+import pickle
 import random
 import threading
 import warnings
+from typing import Any
 
 import capturefast as cf
 import numpy as np
@@ -77,10 +79,9 @@ def test_action_names_and_bad_ids() -> None:
         "table",
         "claim",
     ]
-    with pytest.raises(cf.IllegalMoveError, match="action ids are 0 to 83: 84"):
-        action_name(84)
-    with pytest.raises(cf.ArgumentError):
-        action_name(-1)
+    for bad in (84, -1):
+        with pytest.raises(cf.ArgumentError, match=f"action must be from 0 to 83, got: {bad}"):
+            action_name(bad)
     state = ActionState(cf.State.new(cf.Rules.scopa(), 1))
     illegal = next(a for a in range(84) if a not in state.legal_actions())
     with pytest.raises(cf.IllegalMoveError, match=f"not a legal action now: {illegal}"):
@@ -304,7 +305,7 @@ def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
 
     for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
         game = pyspiel.load_game("python_capturefast" + spec)
-        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     # A game shows the parameters it plays (the 0s of a request mean the preset's), and its
     # name loads the same game again.
     for spec, shown in [
@@ -331,9 +332,95 @@ def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
     assert len(info) == game.information_state_tensor_size() > game.observation_tensor_size()
 
 
+def _dealt(game: Any, seed: int) -> Any:
+    """A state of `game` past its three chance nodes, which together choose `seed`."""
+    state = game.new_initial_state()
+    for k in range(3):
+        state.apply_action((seed >> (10 * (2 - k))) & 1023)
+    return state
+
+
+def test_openspiel_information_states_tell_apart_what_the_player_saw() -> None:
+    """The information-state string is perfect recall: each player's string at a state starts
+    with its string at every earlier state; states that share a string have the same legal
+    actions and the same information-state tensor; and deals that differ in a player's cards
+    (the opening table, a later round's hand) give it different strings."""
+    pytest.importorskip("pyspiel")
+    import capturefast.envs.openspiel  # noqa: F401  (registers the game)
+    import pyspiel
+
+    # Two Scopa deals in which player 0 holds the same first hand and plays the same card,
+    # but the opening tables differ, so the card's legal captures do.
+    game = pyspiel.load_game("python_capturefast")
+    a, b = _dealt(game, 6), _dealt(game, 2743)
+    a.apply_action(37)
+    b.apply_action(37)
+    assert a.legal_actions() != b.legal_actions()
+    assert a.information_state_string(0) != b.information_state_string(0)
+
+    rng = np.random.RandomState(5)
+    for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
+        game = pyspiel.load_game("python_capturefast" + spec)
+        n = game.num_players()
+        seen: dict[str, tuple[list[int], list[float]]] = {}
+        for _ in range(6):
+            state = _dealt(game, int(rng.randint(2**30)))
+            before = [state.information_state_string(p) for p in range(n)]
+            hands = [len(state._state.state.hands[p]) for p in range(n)]
+            while not state.is_terminal():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+                for p in range(n):
+                    now = state.information_state_string(p)
+                    assert now.startswith(before[p]), (spec, p)
+                    size = len(state._state.state.hands[p])
+                    if size > hands[p]:  # a new hand dealt: the player sees new cards
+                        assert now != before[p]
+                    before[p], hands[p] = now, size
+                if state.is_terminal():
+                    break
+                p = state.current_player()
+                key = state.information_state_string(p)
+                facts = (state.legal_actions(), state.information_state_tensor(p))
+                assert seen.setdefault(key, facts) == facts, (spec, key)
+
+
 def test_learning_doc_examples_run() -> None:
     doc = pathlib.Path(__file__).resolve().parents[1] / "docs" / "learning.md"
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     result = doctest.testfile(str(doc), module_relative=False, optionflags=flags)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_action_states_pickle_mid_move() -> None:
+    """An `ActionState` pickles with the move being built: the copy has the same state, the
+    same steps taken and the same legal actions, at every step of random hands."""
+    rng = random.Random(4)
+    built = 0
+    for rules in [cf.Rules.escoba(), cf.Rules.chkobba(), variants.rules("cirulla")]:
+        for seed in range(6):
+            a = ActionState(cf.State.new(rules, seed))
+            while not a.state.hand_over:
+                copy = pickle.loads(pickle.dumps(a))
+                assert copy.state == a.state
+                assert copy.building() == a.building()
+                assert copy.legal_actions() == a.legal_actions()
+                built += a.building() is not None
+                a, _ = a.apply(rng.choice(a.legal_actions()))
+    assert built > 0, "some moves took more than one action"
+
+
+def test_action_state_from_actions_refuses_bad_steps() -> None:
+    state = cf.State.new(cf.Rules.scopa(), 1)
+    with pytest.raises(cf.ArgumentError, match="-1"):
+        ActionState.from_actions(state, [-1])
+    with pytest.raises(cf.ArgumentError, match="99"):
+        ActionState.from_actions(state, [99])
+    illegal = next(a for a in range(84) if a not in ActionState(state).legal_actions())
+    with pytest.raises(cf.IllegalMoveError, match=f"not a legal action now: {illegal}"):
+        ActionState.from_actions(state, [illegal])
+    with pytest.raises(TypeError):
+        ActionState.from_actions(state, "7D")  # type: ignore[arg-type]
+    whole = next(a for a in ActionState(state).legal_actions() if ActionState(state).apply(a)[1])
+    with pytest.raises(cf.IllegalMoveError, match="completes a move"):
+        ActionState.from_actions(state, [whole])

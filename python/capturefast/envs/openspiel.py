@@ -14,12 +14,16 @@ match target (0: the preset's; it shows in the observation). One game is one han
 - **Returns.** When the hand is over, each player's side's point difference for the hand
   (zero-sum: partners share their side's).
 - **Tensors.** The observation tensor is the core's observation of the player's seat. The
-  information-state tensor appends what makes it perfect recall: the player's hand as dealt
-  (40), and for each card the move that played it, per relative seat, and the move that
-  captured it, each as (move number + 1) / 64.
-
-All actions are public and only the deal is private, so the information-state string is the
-player's seat, its dealt hand and the moves so far.
+  information-state tensor appends what makes it perfect recall: every card the player has
+  held in the hand (40), and for each card the move that played it, per relative seat, and
+  the move that captured it, each as (move number + 1) / 64.
+- **Strings.** The observation string is the nonzero entries of the observation tensor. The
+  information-state string is the player's seat and, for the deal and each action since,
+  the entries of its observation that the action changed: what the player saw happen, in
+  order. Two histories give a player the same string exactly when they look the same to it
+  (a kept Chkobba cut card, or another seat's later hands, change nothing it sees).
+- **Pickling.** States pickle (`pyspiel.serialize_game_and_state`, `pickle`), and
+  `pyspiel.random_sim_test(..., serialize=True)` passes.
 """
 
 from __future__ import annotations
@@ -120,10 +124,13 @@ class CaptureState(pyspiel.State):
         self._rules = game.rules
         self._deal: list[int] = []
         self._state: ActionState | None = None
-        self._dealt: list[list[Card]] = []
+        # Every card each seat has held in the hand so far.
+        self._held: list[set[Card]] = []
         # (seat, played card id, captured card ids) of every move so far.
         self._moves: list[tuple[int, int, tuple[int, ...]]] = []
-        self._labels: list[str] = []
+        # The action state after the deal and after each action since: what the
+        # information-state strings are read from.
+        self._steps: list[ActionState] = []
 
     def current_player(self) -> int:
         if self._state is None:
@@ -149,16 +156,23 @@ class CaptureState(pyspiel.State):
                 seed = 0
                 for outcome in self._deal:
                     seed = seed * _OUTCOMES + outcome
-                state = State.new(self._rules, seed)
-                self._dealt = [list(h) for h in state.hands]
-                self._state = ActionState(state)
+                self._state = ActionState(State.new(self._rules, seed))
+                self._held = [set() for _ in range(self._rules.players)]
+                self._record()
             return
         seat = self._state.state.to_move
         assert seat is not None
         self._state, move = self._state.apply(int(action))
         if move is not None:
             self._moves.append((seat, move.card.id, tuple(c.id for c in move.captures)))
-            self._labels.append(f"{seat}:{move}")
+        self._record()
+
+    def _record(self) -> None:
+        """Keeps the action state reached, and the cards each seat holds in it."""
+        assert self._state is not None
+        self._steps.append(self._state)
+        for held, hand in zip(self._held, self._state.state.hands, strict=True):
+            held.update(hand)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -192,7 +206,7 @@ class _Observer:
         self._n = rules.players
         pieces = [(name, length) for name, _, length in observation_fields(rules)]
         if perfect_recall:
-            pieces += [("dealt_hand", 40), ("played_by", 40 * self._n), ("captured_at", 40)]
+            pieces += [("held", 40), ("played_by", 40 * self._n), ("captured_at", 40)]
         self.tensor = np.zeros(sum(length for _, length in pieces), np.float32)
         self.dict: dict[str, np.ndarray[Any, Any]] = {}
         at = 0
@@ -208,8 +222,8 @@ class _Observer:
         self.tensor[: self._obs_len] = state._state.observation(player)
         if not self._perfect_recall:
             return
-        for dealt in state._dealt[player]:
-            self.dict["dealt_hand"][dealt.id] = 1.0
+        for held in state._held[player]:
+            self.dict["held"][held.id] = 1.0
         played, captured = self.dict["played_by"], self.dict["captured_at"]
         for k, (seat, card, taken) in enumerate(state._moves):
             when = (k + 1) / _MOVE_SCALE
@@ -223,11 +237,21 @@ class _Observer:
             return f"p{player} dealing"
         if not self._perfect_recall:
             obs = state._state.observation(player)
-            nonzero = np.flatnonzero(obs)
-            return f"p{player} " + " ".join(f"{i}:{obs[i]:g}" for i in nonzero)
-        hand = " ".join(str(c) for c in state._dealt[player])
-        building = state._state.building()
-        return f"p{player} [{hand}] {' '.join(state._labels)} | {building}"
+            return f"p{player} " + _entries(obs, np.flatnonzero(obs))
+        # What the player saw change at each step: the observation before the deal is all
+        # zeros, so the sequence of changes is the sequence of observations.
+        seen = [f"p{player}"]
+        before = np.zeros(self._obs_len, np.float32)
+        for step in state._steps:
+            now = step.observation(player)
+            seen.append(_entries(now, np.flatnonzero(now != before)))
+            before = now
+        return " | ".join(seen)
+
+
+def _entries(obs: np.ndarray[Any, Any], at: np.ndarray[Any, Any]) -> str:
+    """The entries of `obs` at `at`, as `index:value`."""
+    return " ".join(f"{i}:{obs[i]:g}" for i in at)
 
 
 pyspiel.register_game(_GAME_TYPE, CaptureGame)

@@ -28,11 +28,13 @@ fn all_rules() -> Vec<Rules> {
 
 /// Every complete action sequence from a fresh decision of `state`, as the moves they reach,
 /// with the number of sequences reaching each; also checks that every sequence is the one
-/// `actions_of` gives for its move.
+/// `actions_of` gives for its move, and that a decision in progress reports the steps that
+/// led to it.
 fn reached(rules: &Rules, state: &State) -> BTreeMap<Move, usize> {
     fn walk(d: &Decision, path: &mut Vec<usize>, legal: &[Move], out: &mut BTreeMap<Move, usize>) {
         let actions = d.legal_actions();
         assert!(!actions.is_empty(), "a decision in progress has an action");
+        assert_eq!(d.steps(), *path, "the steps taken so far");
         let mut mask = [false; NUM_ACTIONS];
         d.write_mask(&mut mask);
         for (a, &allowed) in mask.iter().enumerate() {

@@ -310,9 +310,10 @@ pub mod arg {
         Ok(usize::try_from(n).ok())
     }
 
-    /// An action id of the learning interfaces (past the space: the core names the range).
+    /// An action id of the learning interfaces: 0 to `NUM_ACTIONS - 1`.
     pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let a: u32 = int_arg(obj, "action")?;
+        let last = (capturefast_core::learn::actions::NUM_ACTIONS - 1) as u32;
+        let a: u32 = super::bounded(obj, "action", 0, last)?;
         Ok(a as usize)
     }
 

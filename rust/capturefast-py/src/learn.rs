@@ -450,7 +450,7 @@ fn py_reward(name: &str) -> PyResult<Reward> {
 
 /// A state with a move being built action by action: the action space of `VecEnv` for one
 /// game, immutable (`apply` returns a new one), for adapters that clone states.
-#[pyclass(frozen, module = "capturefast", name = "ActionState")]
+#[pyclass(frozen, module = "capturefast._core", name = "ActionState")]
 #[derive(Clone)]
 pub struct PyActionState {
     rules: PyRules,
@@ -557,6 +557,34 @@ impl PyActionState {
     #[getter]
     fn sides(&self) -> Vec<usize> {
         ObsLayout::seat(&self.rules.0).sides().to_vec()
+    }
+
+    /// The `ActionState` of `state` after `actions` (the ids of a move being built, as
+    /// `apply` takes them); an action that is illegal there, or one that completes a move,
+    /// raises `IllegalMoveError`.
+    #[staticmethod]
+    fn from_actions(state: &PyState, actions: Vec<Bound<'_, PyAny>>) -> PyResult<PyActionState> {
+        let mut me = PyActionState::new(state);
+        for action in actions {
+            let action = convert::arg::action(&action)?;
+            if core(me.decision.step(action))?.is_some() {
+                return Err(convert::illegal(format!(
+                    "action {action} ({}) completes a move: give only the actions of one \
+                     still being built",
+                    core(actions::action_name(action))?
+                )));
+            }
+        }
+        Ok(me)
+    }
+
+    /// Pickles as its state and the actions of the move being built.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (PyState, Vec<usize>))> {
+        let me = slf.get();
+        let f = slf.get_type().getattr("from_actions")?;
+        Ok((f, (me.state(), me.decision.steps())))
     }
 
     /// Itself: an `ActionState` is immutable (for `copy.deepcopy`, which `OpenSpiel`'s Python

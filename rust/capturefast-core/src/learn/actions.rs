@@ -119,6 +119,23 @@ impl Decision {
         self.started.map(|(k, c)| (k, c, self.taken))
     }
 
+    /// The actions taken so far towards the move being built (empty before the first step):
+    /// its first action, then its taken cards in id order. Replaying them with
+    /// [`Decision::step`] on a fresh decision of the same state rebuilds this one.
+    pub fn steps(&self) -> Vec<usize> {
+        let Some((kind, card)) = self.started else {
+            return Vec::new();
+        };
+        let first = if kind == MoveKind::Claim {
+            CLAIM
+        } else {
+            PLAY + card.index()
+        };
+        std::iter::once(first)
+            .chain(self.taken.into_iter().map(|c| TAKE + c.index()))
+            .collect()
+    }
+
     /// The action a legal move starts with.
     fn first_action(m: Move) -> usize {
         match m.kind() {
