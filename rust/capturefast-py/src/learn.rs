@@ -448,6 +448,9 @@ fn py_reward(name: &str) -> PyResult<Reward> {
     core(Reward::from_name(name))
 }
 
+/// What an `ActionState` pickles as: its state and the actions of the move being built.
+type Replay = (PyState, Vec<usize>);
+
 /// A state with a move being built action by action: the action space of `VecEnv` for one
 /// game, immutable (`apply` returns a new one), for adapters that clone states.
 #[pyclass(frozen, module = "capturefast._core", name = "ActionState")]
@@ -579,9 +582,7 @@ impl PyActionState {
     }
 
     /// Pickles as its state and the actions of the move being built.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (PyState, Vec<usize>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Replay)> {
         let me = slf.get();
         let f = slf.get_type().getattr("from_actions")?;
         Ok((f, (me.state(), me.decision.steps())))
