@@ -38,6 +38,9 @@ fn with_thread_solver<T>(tt_entries: usize, f: impl FnOnce(&mut Solver) -> T) ->
     })
 }
 
+/// What a `Solution` pickles as: its value, each move with its value, and its nodes.
+type SolutionParts = (i32, Vec<(crate::moves::PyMove, i32)>, u64);
+
 /// The exact value of an open position for the side to move, and of each legal move.
 #[pyclass(frozen, module = "capturefast", name = "Solution")]
 pub struct PySolution {
@@ -82,6 +85,37 @@ impl PySolution {
     #[getter]
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// A solution from its parts, as `__reduce__` gives them (for pickling).
+    #[staticmethod]
+    fn _restore(
+        value: i32,
+        moves: Vec<(Bound<'_, crate::moves::PyMove>, i32)>,
+        nodes: u64,
+    ) -> PySolution {
+        let moves = moves
+            .iter()
+            .map(|(m, v)| (m.get().mv, m.get().sweep, *v))
+            .collect();
+        PySolution {
+            value,
+            moves,
+            nodes,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, SolutionParts)> {
+        let me = slf.get();
+        let moves = me
+            .moves
+            .iter()
+            .map(|&(mv, sweep, v)| (move_py(mv, sweep), v))
+            .collect();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (me.value, moves, me.nodes),
+        ))
     }
 
     fn __repr__(&self) -> String {

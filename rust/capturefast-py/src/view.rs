@@ -280,6 +280,12 @@ impl PyView {
         h.finish()
     }
 
+    /// Pickles as its line of the view notation (which carries its rules).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = slf.get_type().getattr("from_notation")?;
+        Ok((f, (slf.get().to_notation(),)))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<View seat={} hand=[{}] table=[{}] unseen={} cards>",
