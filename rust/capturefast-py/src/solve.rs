@@ -95,8 +95,8 @@ impl PySolution {
         nodes: u64,
     ) -> PySolution {
         let moves = moves
-            .iter()
-            .map(|(m, v)| (m.get().mv, m.get().sweep, *v))
+            .into_iter()
+            .map(|(m, v)| (m.get().mv, m.get().sweep, v))
             .collect();
         PySolution {
             value,
