@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,37 +55,49 @@ def first_line(proc: subprocess.Popen[str], seconds: float) -> str:
     return proc.stdout.readline() if ready else ""
 
 
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
+@contextmanager
+def serving(time_limit_ms: int) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """A `capturefast serve` process with `--time-limit time_limit_ms` on a free port: its
+    address, once it answers, and the process; stopped by its own PID on the way out, which
+    must have written no traceback."""
     # Port 0: the system picks a free port, and the server prints the address it listens on.
     proc = subprocess.Popen(
-        [*SERVE, "--port", "0", "--time-limit", str(TIME_LIMIT_MS)],
+        [*SERVE, "--port", "0", "--time-limit", str(time_limit_ms)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    said = re.match(r"capturefast serve: (http://127\.0\.0\.1:(\d+)) ", first_line(proc, 30))
-    if said is None or said.group(2) == "0":
+    try:
+        said = re.match(r"capturefast serve: (http://127\.0\.0\.1:(\d+)) ", first_line(proc, 30))
+        if said is None or said.group(2) == "0":
+            raise RuntimeError("the server did not say where it listens")
+        url = said.group(1)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(url + "/bots", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+    except RuntimeError as e:
         proc.kill()
         out, err = proc.communicate()
-        raise RuntimeError(f"the server did not say where it listens: {out}{err}")
-    url = said.group(1)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(url + "/bots", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            out, err = proc.communicate()
-            raise RuntimeError(f"the server did not start: {out}{err}")
-        time.sleep(0.1)
-    yield url
-    proc.terminate()
-    out, err = proc.communicate(timeout=10)
+        raise RuntimeError(f"{e}: {out}{err}") from None
+    try:
+        yield url, proc
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=10)
     assert "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with serving(TIME_LIMIT_MS) as (url, _):
+        yield url
 
 
 def post(base: str, path: str, body: Any) -> Any:
@@ -446,3 +459,16 @@ def test_move_of_a_named_bot(base: str) -> None:
     for name, words in (("nosuch", "nosuch"), ("pimc:worlds=0", "worlds")):
         r = post(base, "/move", {"position": DEAL, "bot": name})
         assert r.status_code == 400 and words in r.json()["error"], r.text
+
+
+def test_a_search_given_the_whole_time_limit_answers_stopped() -> None:
+    """`time_ms` may be the server's time limit itself: the search stops at it and answers,
+    and the server's own watchdog leaves it the time to do so."""
+    limit = 400
+    body = {"position": DEAL, "worlds": 10_000, "horizon": "hand", "time_ms": limit}
+    with serving(limit) as (url, _):
+        for path in ("/move", "/analyze"):
+            r = post(url, path, body)
+            assert r.status_code == 200, r.text
+            assert r.json()["stopped"] and r.json()["worlds"] < 10_000, r.text
+            assert r.json()["time_ms"] <= limit + 100, r.text

@@ -13,6 +13,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 import anyio
@@ -30,6 +31,7 @@ from capturefast.service import (
     BUILTIN_BOTS,
     MAX_SEED,
     Budget,
+    SearchResult,
     deal_logged,
     from_notation,
     play_logged,
@@ -50,6 +52,9 @@ History = list[tuple[State, Move | str]]
 MAX_WORLDS = 10_000
 MAX_HANDS = 100_000
 MAX_MOVES = 200
+# How long past a request's time budget the server waits for its work to stop before refusing
+# it with 408: a search stops itself at its `time_ms`, and answers a little after.
+GRACE_MS = 500
 
 T = TypeVar("T")
 OptionValue = str | int | bool
@@ -354,11 +359,11 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
 
     async def offload(work: Callable[[StopFlag], T], budget_ms: int) -> T:
-        """Runs `work(stop)` in the threadpool; past `budget_ms` sets `stop` and refuses. A
-        search or solve given `stop` ends soon after, freeing its thread."""
+        """Runs `work(stop)` in the threadpool; past `budget_ms` and `GRACE_MS` sets `stop` and
+        refuses. A search or solve given `stop` ends soon after, freeing its thread."""
         stop = StopFlag()
         try:
-            with anyio.fail_after(budget_ms / 1000):
+            with anyio.fail_after((budget_ms + GRACE_MS) / 1000):
                 return await anyio.to_thread.run_sync(
                     work, stop, abandon_on_cancel=True, limiter=limiter
                 )
@@ -368,14 +373,12 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
                 408, f"the work took longer than the time budget of milliseconds: {budget_ms}"
             ) from None
 
-    def budget_of(q: SearchQuery) -> tuple[Budget, int]:
+    def budget_of(q: SearchQuery) -> Budget:
         if q.time_ms is not None and q.time_ms > time_limit_ms:
             raise Refused(422, f"time_ms must be at most {time_limit_ms}, got: {q.time_ms}")
-        b = Budget(
+        return Budget(
             worlds=q.worlds, time_ms=q.time_ms, horizon=q.horizon, seed=q.seed, nodes=q.nodes
         )
-        # The search stops itself at `time_ms`; the budget left is for its last slice.
-        return b, time_limit_ms
 
     @app.get("/presets", summary="the presets and their rules")
     async def presets() -> list[dict[str, Any]]:
@@ -416,8 +419,20 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         """The search of `/move` and `/analyze`: the best move and every move's values, the
         worlds weighed by the position's moves (`history`) when it has any."""
         state = searchable(position)
-        b, limit = budget_of(q)
-        result = await offload(lambda stop: search(state, b, stop=stop, history=history), limit)
+        b = budget_of(q)
+        begun = time.monotonic()
+
+        def work(stop: StopFlag) -> SearchResult:
+            # A search with a time budget ends by the request's time limit, counted from its
+            # arrival: one that waited its turn is granted only the time left, and says it
+            # stopped.
+            granted = b
+            if b.time_ms is not None:
+                left = time_limit_ms - round((time.monotonic() - begun) * 1000)
+                granted = replace(b, time_ms=max(1, min(b.time_ms, left)))
+            return search(state, granted, stop=stop, history=history)
+
+        result = await offload(work, time_limit_ms)
         return {
             "move": str(result.best),
             "seat": result.seat,
