@@ -472,3 +472,30 @@ def test_a_search_given_the_whole_time_limit_answers_stopped() -> None:
             assert r.status_code == 200, r.text
             assert r.json()["stopped"] and r.json()["worlds"] < 10_000, r.text
             assert r.json()["time_ms"] <= limit + 100, r.text
+
+
+def test_a_request_whose_client_leaves_is_stopped() -> None:
+    """A client that closes its connection stops the work it asked for: searches abandoned on
+    every work thread, and behind them, do not hold up the next request, and the server stays
+    up."""
+    limit = 20_000
+    raw = json.dumps({"position": DEAL, "worlds": 10_000, "horizon": "hand", "time_ms": limit})
+    head = "POST /move HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+    request = f"{head}content-length: {len(raw)}\r\n\r\n{raw}".encode()
+    with serving(limit) as (url, proc):
+        host, port = url.removeprefix("http://").split(":")
+        clients = [socket.create_connection((host, int(port))) for _ in range(os.cpu_count() or 1)]
+        clients += [socket.create_connection((host, int(port))) for _ in range(2)]
+        for client in clients:
+            client.sendall(request)
+        time.sleep(0.5)  # the searches run, or wait their turn
+        for client in clients:
+            client.close()
+        start = time.monotonic()
+        r = post(url, "/move", {"position": DEAL, "worlds": 10})
+        took = time.monotonic() - start
+        assert r.status_code == 200, r.text
+        # Held up by the abandoned searches, it would wait most of their 20 s.
+        assert took < limit / 4000, took
+        assert proc.poll() is None
+        assert httpx.get(url + "/bots").status_code == 200

@@ -4,7 +4,8 @@ Every endpoint takes the rules (a preset with overrides) and a position (a deal 
 since, or the cards of `State.from_position`), and answers JSON. Work runs in the threadpool,
 off the event loop, with the GIL released inside the core; each request has a time budget
 (`--time-limit`) and a body size limit, and work that asks for more is refused with a 4xx JSON
-error. Bad input of any kind is a 4xx with a message (`{"error": ...}`), never a 5xx.
+error; the work of a request whose client closes the connection is stopped. Bad input of any
+kind is a 4xx with a message (`{"error": ...}`), never a 5xx.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ MAX_MOVES = 200
 # How long past a request's time budget the server waits for its work to stop before refusing
 # it with 408: a search stops itself at its `time_ms`, and answers a little after.
 GRACE_MS = 500
+# How often a request's work asks whether its client is still there, in seconds.
+DISCONNECT_POLL_S = 0.05
 
 T = TypeVar("T")
 OptionValue = str | int | bool
@@ -358,20 +361,50 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     # each with its own solver table in memory. A request waits its turn within its budget.
     limiter = anyio.CapacityLimiter(os.cpu_count() or 1)
 
-    async def offload(work: Callable[[StopFlag], T], budget_ms: int) -> T:
-        """Runs `work(stop)` in the threadpool; past `budget_ms` and `GRACE_MS` sets `stop` and
-        refuses. A search or solve given `stop` ends soon after, freeing its thread."""
+    async def offload(request: Request, work: Callable[[StopFlag], T], budget_ms: int) -> T:
+        """Runs `work(stop)` in the threadpool for `request`. Past `budget_ms` and `GRACE_MS`,
+        or when the client closes the connection, it sets `stop` and gives up: a search, solve
+        or simulation given `stop` ends soon after, freeing its thread, and a request still
+        waiting its turn leaves the queue."""
         stop = StopFlag()
+        gone = False
+
+        async def watch(work_scope: anyio.CancelScope) -> None:
+            nonlocal gone
+            while not await request.is_disconnected():
+                await anyio.sleep(DISCONNECT_POLL_S)
+            gone = True
+            stop.set()
+            work_scope.cancel()
+
+        done: list[T] = []
+        failed: list[Exception] = []
         try:
             with anyio.fail_after((budget_ms + GRACE_MS) / 1000):
-                return await anyio.to_thread.run_sync(
-                    work, stop, abandon_on_cancel=True, limiter=limiter
-                )
+                async with anyio.create_task_group() as tasks:
+                    tasks.start_soon(watch, tasks.cancel_scope)
+                    try:
+                        done.append(
+                            await anyio.to_thread.run_sync(
+                                work, stop, abandon_on_cancel=True, limiter=limiter
+                            )
+                        )
+                    except Exception as e:  # raised below, out of the task group
+                        failed.append(e)
+                    tasks.cancel_scope.cancel()
         except TimeoutError:
-            stop.set()
             raise Refused(
                 408, f"the work took longer than the time budget of milliseconds: {budget_ms}"
             ) from None
+        finally:
+            # Ended, refused or abandoned: the work stops, if it still runs.
+            stop.set()
+        if gone:
+            # Nobody reads this answer: the client has gone.
+            raise Refused(499, "the client closed the connection before the answer")
+        if failed:
+            raise failed[0]
+        return done[0]
 
     def budget_of(q: SearchQuery) -> Budget:
         if q.time_ms is not None and q.time_ms > time_limit_ms:
@@ -407,14 +440,14 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         }
 
     @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
-    async def move(q: MoveQuery) -> dict[str, Any]:
+    async def move(q: MoveQuery, request: Request) -> dict[str, Any]:
         position, history = _position_logged(_rules(q.rules), q.position)
         if q.bot is not None:
-            return await bot_move(position, history, q.bot, q.seed)
-        return await search_answer(q, position, history)
+            return await bot_move(request, position, history, q.bot, q.seed)
+        return await search_answer(request, q, position, history)
 
     async def search_answer(
-        q: SearchQuery, position: State | View, history: History
+        request: Request, q: SearchQuery, position: State | View, history: History
     ) -> dict[str, Any]:
         """The search of `/move` and `/analyze`: the best move and every move's values, the
         worlds weighed by the position's moves (`history`) when it has any."""
@@ -432,7 +465,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
                 granted = replace(b, time_ms=max(1, min(b.time_ms, left)))
             return search(state, granted, stop=stop, history=history)
 
-        result = await offload(work, time_limit_ms)
+        result = await offload(request, work, time_limit_ms)
         return {
             "move": str(result.best),
             "seat": result.seat,
@@ -447,13 +480,15 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         }
 
     async def bot_move(
-        position: State | View, history: History, name: str, seed: int
+        request: Request, position: State | View, history: History, name: str, seed: int
     ) -> dict[str, Any]:
         bot = Bot(name, seed=seed)
         if position.to_move is None:
             raise Refused(400, "the hand is over: nothing to choose")
         start = time.perf_counter()
-        chosen = await offload(lambda stop: bot.choose(position, history, stop=stop), time_limit_ms)
+        chosen = await offload(
+            request, lambda stop: bot.choose(position, history, stop=stop), time_limit_ms
+        )
         return {
             "move": str(chosen),
             "seat": position.to_move,
@@ -462,16 +497,16 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         }
 
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
-    async def analyze(q: SearchQuery) -> dict[str, Any]:
-        out = await search_answer(q, *_position_logged(_rules(q.rules), q.position))
+    async def analyze(q: SearchQuery, request: Request) -> dict[str, Any]:
+        out = await search_answer(request, q, *_position_logged(_rules(q.rules), q.position))
         keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
         return {k: out[k] for k in keep}
 
     @app.post("/solve", summary="the exact value of an open position and of each move")
-    async def solve_endpoint(q: Query) -> dict[str, Any]:
+    async def solve_endpoint(q: Query, request: Request) -> dict[str, Any]:
         state = _whole(_position(_rules(q.rules), q.position), "/solve")
         start = time.perf_counter()
-        sol = await offload(lambda stop: solve(state, stop=stop), time_limit_ms)
+        sol = await offload(request, lambda stop: solve(state, stop=stop), time_limit_ms)
         rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
         return {
             "value": sol.value,
@@ -489,7 +524,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         return {"report": state.hand_report().to_dict(), "text": str(state.hand_report())}
 
     @app.post("/simulate", summary="a bounded batch of hands between the fast bots")
-    async def simulate_endpoint(q: SimulateQuery) -> dict[str, Any]:
+    async def simulate_endpoint(q: SimulateQuery, request: Request) -> dict[str, Any]:
         r = _rules(q.rules)
         bots = q.bots[0] if len(q.bots) == 1 else tuple(q.bots)
 
@@ -509,7 +544,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             )
             return result.to_dict()
 
-        return await offload(work, time_limit_ms)
+        return await offload(request, work, time_limit_ms)
 
     return app
 
