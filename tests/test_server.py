@@ -499,3 +499,80 @@ def test_a_request_whose_client_leaves_is_stopped() -> None:
         assert took < limit / 4000, took
         assert proc.poll() is None
         assert httpx.get(url + "/bots").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        (
+            {"rules": {"options": {"target": 11.0}}, "position": DEAL},
+            422,
+            "rules.options.target: an option's value is a word, a whole number, true or false, "
+            "got: 11.0",
+        ),
+        (
+            {"rules": {"players": "2"}, "position": DEAL},
+            422,
+            'rules.players: players must be 2 or 4, got: "2"',
+        ),
+        (
+            {"rules": {"players": 3}, "position": DEAL},
+            422,
+            "rules.players: input should be 2 or 4, got: 3",
+        ),
+        (
+            {"rules": {"players": 3}, "position": {"deal": {"seed": -1}}},
+            422,
+            "2 errors, the first: rules.players: input should be 2 or 4, got: 3",
+        ),
+        (
+            {"position": {"deal": {"seed": 1}, "moves": ["KS"]}},
+            400,
+            "KS is not in the hand of seat 0: KS\nhint: POST /legal lists the legal moves\n"
+            "hint: it is move 1 of the moves given",
+        ),
+        (
+            {
+                "rules": {
+                    "options": {
+                        "opening_sweeps": "partition",
+                        "initial_30_requires_partition": True,
+                    }
+                },
+                "position": DEAL,
+            },
+            400,
+            "give `opening_sweeps` alone: `initial_30_requires_partition` is its old spelling, "
+            'got both\nhint: "opening_sweeps": "partition" is '
+            '"initial_30_requires_partition": true',
+        ),
+    ],
+)
+def test_errors_name_the_field_and_value_in_the_servers_words(
+    base: str, body: Any, status: int, message: str
+) -> None:
+    r = post(base, "/legal", body)
+    assert r.status_code == status, r.text
+    assert r.json()["error"] == message
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (
+            b'{"position": {"deal": {"seed": ' + b"1" * 5000 + b"}}}",
+            "position.deal.seed: the number has more digits than the limit of 4300: 5000",
+        ),
+        (
+            b'{"position": {"deal": {"seed": 1}, "moves": ["K\xff"]}}',
+            "position.moves.0: the text is not UTF-8 at byte 47 of the body: 0xff",
+        ),
+        (b"\xff\xfe", "body: the text is not UTF-8 at byte 0 of the body: 0xff"),
+    ],
+)
+def test_a_body_json_cannot_read_is_refused_naming_the_field(
+    base: str, raw: bytes, message: str
+) -> None:
+    r = httpx.post(base + "/legal", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == message

@@ -10,24 +10,36 @@ kind is a 4xx with a message (`{"error": ...}`), never a 5xx.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from capturefast._core import Bot, Move, Rules, State, View, __version__
-from capturefast.errors import CaptureFastError
+from capturefast.errors import CaptureFastError, printable
 from capturefast.service import (
     BUILTIN_BOTS,
     MAX_SEED,
@@ -60,7 +72,19 @@ GRACE_MS = 500
 DISCONNECT_POLL_S = 0.05
 
 T = TypeVar("T")
-OptionValue = str | int | bool
+
+
+def _one_option_error(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    # One message for a value of none of the types, not one for each type it is not.
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticCustomError(
+            "option_value", "an option's value is a word, a whole number, true or false"
+        ) from None
+
+
+OptionValue = Annotated[str | int | bool, WrapValidator(_one_option_error)]
 FastBot = Literal["random", "random_card", "greedy", "expert"]
 
 
@@ -86,7 +110,7 @@ class RulesSpec(_Strict):
     def _whole_players(cls, value: object) -> object:
         # A `Literal` compares by equality, which would take 2.0 for 2 despite `strict`.
         if value is not None and type(value) is not int:
-            raise ValueError(f"players must be 2 or 4, got: {value!r}")
+            raise ValueError(f"players must be 2 or 4, got: {_json_value(value)}")
         return value
 
 
@@ -246,6 +270,24 @@ async def _no_body() -> Message:
     return {"type": "http.disconnect"}
 
 
+# The engine's hints name Python calls and arguments in places: the server's words instead.
+_SERVER_WORDS = (
+    ("hint: see `state.legal_moves()`", "hint: POST /legal lists the legal moves"),
+    ("hint: choose one of `view.legal_moves()`", "hint: POST /legal lists the legal moves"),
+    (
+        'hint: opening_sweeps="partition" is initial_30_requires_partition=True',
+        'hint: "opening_sweeps": "partition" is "initial_30_requires_partition": true',
+    ),
+)
+
+
+def _server_words(message: str) -> str:
+    """`message` with the Python names it gives in the server's words."""
+    for python, http in _SERVER_WORDS:
+        message = message.replace(python, http)
+    return message
+
+
 def _rules(spec: RulesSpec) -> Rules:
     return preset_rules(spec.preset, spec.players, spec.options)
 
@@ -294,6 +336,75 @@ def _whole(position: State | View, endpoint: str) -> State:
     return position
 
 
+def _json_value(value: object) -> str:
+    """`value` as JSON, on one printable line, a long one cut short."""
+    text = printable(json.dumps(value, ensure_ascii=False, default=repr))
+    return text if len(text) <= 100 else f"{text[:80]}... ({len(text)} characters)"
+
+
+class _LongNumber:
+    """A whole number in a body with more digits than Python reads (`int_max_str_digits`)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _whole_number(text: str) -> int | _LongNumber:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text.lstrip("-"))
+    return _LongNumber(digits) if limit and digits > limit else int(text)
+
+
+def _not_utf8(value: object) -> bool:
+    """`value` is text read with ``surrogateescape`` from bytes that are not UTF-8."""
+    return isinstance(value, str) and any("\udc80" <= c <= "\udcff" for c in value)
+
+
+def _first_bad(doc: object, path: tuple[str, ...] = ()) -> tuple[str, object] | None:
+    """Where in the parsed `doc` the first unreadable value is (a `_LongNumber`, or text with
+    bytes that are not UTF-8, left as surrogates), and that value."""
+    if isinstance(doc, _LongNumber) or _not_utf8(doc):
+        return ".".join(path) or "body", doc
+    items: list[tuple[str, object]] = []
+    if isinstance(doc, dict):
+        items = list(doc.items())
+        for key, _ in items:
+            if _not_utf8(key):
+                return ".".join(path) or "body", key
+    elif isinstance(doc, list):
+        items = [(str(i), v) for i, v in enumerate(doc)]
+    for key, value in items:
+        found = _first_bad(value, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
+def _unreadable(body: bytes) -> str:
+    """Why the JSON parser refused `body` (bytes that are not UTF-8, a whole number with more
+    digits than it reads), naming the field where it can."""
+    try:
+        body.decode("utf-8")
+        bad_byte = None
+    except UnicodeDecodeError as e:
+        bad_byte = e.start
+    try:
+        found = _first_bad(
+            json.loads(body.decode("utf-8", "surrogateescape"), parse_int=_whole_number)
+        )
+    except (ValueError, RecursionError):
+        found = None
+    where = "body" if found is None else found[0]
+    if bad_byte is not None:
+        return (
+            f"{where}: the text is not UTF-8 at byte {bad_byte} of the body: 0x{body[bad_byte]:02x}"
+        )
+    if found is not None and isinstance(found[1], _LongNumber):
+        limit = sys.get_int_max_str_digits()
+        return f"{where}: the number has more digits than the limit of {limit}: {found[1].digits}"
+    return "the body could not be parsed as JSON"
+
+
 def _validation_message(errors: Sequence[Any]) -> str:
     """The first validation error as one message: where, what, and the value given."""
     if not errors:
@@ -305,12 +416,17 @@ def _validation_message(errors: Sequence[Any]) -> str:
         why = str((first.get("ctx") or {}).get("error", "")).lower()
         return f"the body is not JSON{at}" + (f": {why}" if why else "")
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-    msg = str(first.get("msg", "invalid"))
-    msg = msg[:1].lower() + msg[1:]
     given = first.get("input")
-    tail = f", got: {given!r}" if isinstance(given, str | int | float | bool) else ""
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {msg}{more}{tail}"
+    if first.get("type") == "value_error":
+        # The server's own validators' messages, which name the value themselves.
+        what = str((first.get("ctx") or {}).get("error", first.get("msg", "invalid")))
+    else:
+        msg = str(first.get("msg", "invalid"))
+        what = msg[:1].lower() + msg[1:]
+        if given is None or isinstance(given, str | int | float | bool):
+            what += f", got: {_json_value(given)}"
+    more = f"{len(errors)} errors, the first: " if len(errors) > 1 else ""
+    return f"{more}{where}: {what}"
 
 
 def create_app(time_limit_ms: int = 10_000) -> FastAPI:
@@ -325,7 +441,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.exception_handler(CaptureFastError)
     async def _bad_input(request: Request, exc: CaptureFastError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": _server_words(str(exc))}, status_code=400)
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
@@ -341,12 +457,13 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
         elif status == 405:
             what = f"{request.url.path} does not take the method: {request.method}"
         elif status == 400 and exc.__cause__ is not None:
-            # JSON the parser gives up on (nested too deeply for it): malformed JSON, as the
-            # decode errors are.
+            # JSON the parser gives up on (nested too deeply for it, bytes that are not UTF-8,
+            # a number too long for it): malformed JSON, as the decode errors are.
             status = 422
-            cause = exc.__cause__
-            why = "nested too deeply" if isinstance(cause, RecursionError) else repr(cause)
-            what = f"the body could not be parsed as JSON: {why}"
+            if isinstance(exc.__cause__, RecursionError):
+                what = "the body could not be parsed as JSON: nested too deeply"
+            else:
+                what = _unreadable(await request.body())
         else:
             what = f"the request was refused: {exc.detail}"
         return JSONResponse({"error": what}, status, headers=exc.headers)
@@ -355,7 +472,16 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         detail = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
-        return JSONResponse({"error": _validation_message(errors), "detail": detail}, 422)
+        message = _validation_message(errors)
+        if errors and errors[0].get("type") == "json_invalid":
+            # Bytes that are not UTF-8 but read as another encoding JSON allows (UTF-16 after
+            # its byte order mark), then not JSON: the bytes are the fault.
+            body = await request.body()
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                message = _unreadable(body)
+        return JSONResponse({"error": message, "detail": detail}, 422)
 
     # The core's work runs on as many threads as there are cores: more would only share them,
     # each with its own solver table in memory. A request waits its turn within its budget.
