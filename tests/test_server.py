@@ -576,3 +576,15 @@ def test_a_body_json_cannot_read_is_refused_naming_the_field(
     r = httpx.post(base + "/legal", content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 422, r.text
     assert r.json()["error"] == message
+
+
+def test_the_rules_beside_a_notation_line_are_not_read(base: str) -> None:
+    """The line holds its rules: `rules` beside it is not read, even a preset that does not
+    exist, as docs/server.md says."""
+    line = cf.State.new(cf.Rules.escoba(), seed=1).to_notation()
+    for rules in ({"preset": "poker"}, {"preset": "scopa", "options": {"nosuch": 1}}):
+        r = post(base, "/legal", {"rules": rules, "position": {"notation": line}})
+        assert r.status_code == 200, r.text
+        assert r.json()["moves"] == [
+            str(m) for m in cf.State.new(cf.Rules.escoba(), seed=1).legal_moves()
+        ]

@@ -292,13 +292,14 @@ def _rules(spec: RulesSpec) -> Rules:
     return preset_rules(spec.preset, spec.players, spec.options)
 
 
-def _position(rules: Rules, pos: Position) -> State | View:
-    return _position_logged(rules, pos)[0]
+def _position(spec: RulesSpec, pos: Position) -> State | View:
+    return _position_logged(spec, pos)[0]
 
 
-def _position_logged(rules: Rules, pos: Position) -> tuple[State | View, History]:
-    """The position a request names, and its `moves` each with the state before it (what a
-    bot that reads the others' play is told)."""
+def _position_logged(spec: RulesSpec, pos: Position) -> tuple[State | View, History]:
+    """The position a request names under the rules of `spec`, and its `moves` each with the
+    state before it (what a bot that reads the others' play is told). A notation line holds
+    its rules: `spec` is then not read."""
     if pos.notation is not None:
         position = from_notation(pos.notation)
         if isinstance(position, View):
@@ -307,11 +308,11 @@ def _position_logged(rules: Rules, pos: Position) -> tuple[State | View, History
             return position, []
         return play_logged(position, pos.moves)
     if pos.deal is not None:
-        return deal_logged(rules, pos.deal.seed, pos.moves)
+        return deal_logged(_rules(spec), pos.deal.seed, pos.moves)
     cards = pos.cards
     assert cards is not None  # the validator asked for one of them
     state = State.from_position(
-        rules,
+        _rules(spec),
         hands=cards.hands,
         table=cards.table,
         stock=cards.stock,
@@ -558,7 +559,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/legal", summary="the legal moves of a position")
     async def legal(q: Query) -> dict[str, Any]:
-        state = _position(_rules(q.rules), q.position)
+        state = _position(q.rules, q.position)
         return {
             "to_move": state.to_move,
             "hand_over": state.phase in ("hand_over", "match_over"),
@@ -567,7 +568,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/move", summary="the best move of the seat to move, over worlds it cannot tell")
     async def move(q: MoveQuery, request: Request) -> dict[str, Any]:
-        position, history = _position_logged(_rules(q.rules), q.position)
+        position, history = _position_logged(q.rules, q.position)
         if q.bot is not None:
             return await bot_move(request, position, history, q.bot, q.seed)
         return await search_answer(request, q, position, history)
@@ -624,13 +625,13 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
     async def analyze(q: SearchQuery, request: Request) -> dict[str, Any]:
-        out = await search_answer(request, q, *_position_logged(_rules(q.rules), q.position))
+        out = await search_answer(request, q, *_position_logged(q.rules, q.position))
         keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
         return {k: out[k] for k in keep}
 
     @app.post("/solve", summary="the exact value of an open position and of each move")
     async def solve_endpoint(q: Query, request: Request) -> dict[str, Any]:
-        state = _whole(_position(_rules(q.rules), q.position), "/solve")
+        state = _whole(_position(q.rules, q.position), "/solve")
         start = time.perf_counter()
         sol = await offload(request, lambda stop: solve(state, stop=stop), time_limit_ms)
         rows = sorted(sol.move_values.items(), key=lambda kv: -kv[1])
@@ -644,7 +645,7 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
 
     @app.post("/report", summary="the score report of a finished hand")
     async def report(q: Query) -> dict[str, Any]:
-        state = _whole(_position(_rules(q.rules), q.position), "/report")
+        state = _whole(_position(q.rules, q.position), "/report")
         if not state.hand_over:
             raise Refused(400, "the hand is not over: no score report yet")
         return {"report": state.hand_report().to_dict(), "text": str(state.hand_report())}
