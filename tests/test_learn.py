@@ -109,8 +109,15 @@ def test_random_actions_are_legal_and_uniform_within_each_row() -> None:
         assert np.abs(counts - expected).max() <= spread, (row, counts)
     with pytest.raises(cf.ArgumentError, match="row 1 has none"):
         random_actions(np.array([[True, False], [False, False]]), rng)
-    with pytest.raises(cf.ArgumentError, match="2-D bool mask"):
-        random_actions(np.ones((2, 3), dtype=np.int8), rng)
+    with pytest.raises(cf.ArgumentError, match="2-D bool or 0/1 mask"):
+        random_actions(np.ones((2, 3), dtype=np.float32), rng)
+    with pytest.raises(cf.ArgumentError, match="2-D bool or 0/1 mask"):
+        random_actions(np.ones(3, dtype=bool), rng)
+    # PettingZoo's int8 masks: nonzero is legal.
+    int_mask = np.array([[0, 1, 0, 1], [1, 0, 0, 0]], dtype=np.int8)
+    for _ in range(20):
+        picks = random_actions(int_mask, rng)
+        assert picks[0] in (1, 3) and picks[1] == 0
     assert random_actions(np.zeros((0, 84), dtype=bool), rng).shape == (0,)
 
 
@@ -424,3 +431,29 @@ def test_action_state_from_actions_refuses_bad_steps() -> None:
     whole = next(a for a in ActionState(state).legal_actions() if ActionState(state).apply(a)[1])
     with pytest.raises(cf.IllegalMoveError, match="completes a move"):
         ActionState.from_actions(state, [whole])
+
+
+def test_adapters_take_a_preset_name_and_refuse_wrong_types() -> None:
+    gym_env = pytest.importorskip("capturefast.envs.gym")
+    pz = pytest.importorskip("capturefast.envs.pettingzoo")
+    assert gym_env.CaptureEnv("escoba").rules == variants.rules("escoba")
+    assert pz.CaptureAECEnv("chkobba").rules == variants.rules("chkobba")
+    with pytest.raises(TypeError, match=r"rules must be a capturefast\.Rules or a preset name"):
+        gym_env.CaptureEnv(5)
+    with pytest.raises(cf.VariantError, match="poker"):
+        pz.CaptureAECEnv("poker")
+    for bad in (None, [1], 7):
+        with pytest.raises(TypeError, match="opponents must be a bot name or a list"):
+            gym_env.CaptureEnv(opponents=bad)
+    env = pz.CaptureAECEnv()
+    with pytest.raises(cf.IllegalMoveError, match="reset"):
+        env.step(0)
+    with pytest.raises(cf.IllegalMoveError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match="action must be an int, got: str"):
+        env.step("x")  # type: ignore[arg-type]
+    with pytest.raises(cf.ArgumentError, match="agent must be one of"):
+        env.observe("nobody")
+    action = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    env.step(np.int64(action))  # type: ignore[arg-type]

@@ -306,6 +306,11 @@ def test_review_of_a_played_hand() -> None:
         assert (r.loss == 0) == (r.move in r.best_moves)
     # Best play from the start reaches the solver's value at the end of the hand.
     assert rows[0].best_value == cf.solve(start).value
+    # A string of moves would be read character by character: refused, with a hint.
+    with pytest.raises(cf.ArgumentError, match=r"got a string.*hint: use a list"):
+        cf.review(start, str(moves[0]))
+    with pytest.raises(TypeError, match="review takes a State or a GameRecord, got: NoneType"):
+        cf.review(None, moves)  # type: ignore[arg-type]
 
 
 def test_solver_errors() -> None:

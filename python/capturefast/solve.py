@@ -485,6 +485,13 @@ def review(
     """
     from capturefast.records import GameRecord
 
+    if not isinstance(game, State | GameRecord):
+        raise TypeError(f"review takes a State or a GameRecord, got: {type(game).__name__}")
+    if isinstance(moves, str | bytes):
+        raise ArgumentError(
+            f"moves is a list of moves, got a string: {moves[:60]!r}; "
+            'hint: use a list, e.g. ["7D x 3C+4S", "KH"]'
+        )
     if isinstance(game, GameRecord):
         if moves is not None:
             raise ArgumentError("a game record holds its moves: give no moves with it")

@@ -8,8 +8,28 @@ from typing import Any
 
 import numpy as np
 
+from capturefast import variants
 from capturefast._core import Rules
 from capturefast.errors import ArgumentError
+
+
+def rules_arg(rules: Rules | str | None) -> Rules:
+    """An adapter's `rules`: a `Rules`, a preset's name (`capturefast.variants.preset_names()`),
+    or None for 2-player Scopa.
+
+    Raises:
+        TypeError: anything else.
+        VariantError: an unknown preset name.
+    """
+    if rules is None:
+        return Rules.scopa()
+    if isinstance(rules, str):
+        return variants.rules(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules must be a capturefast.Rules or a preset name, got: {type(rules).__name__}"
+        )
+    return rules
 
 
 def seat_players(rules: Rules, seat: int, opponents: str | Sequence[str]) -> list[str | None]:
@@ -27,7 +47,15 @@ def seat_players(rules: Rules, seat: int, opponents: str | Sequence[str]) -> lis
     n = rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ArgumentError(f"seat expects 0 to {n - 1}: {seat!r}")
-    others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+    if isinstance(opponents, str):
+        others = [opponents] * (n - 1)
+    elif isinstance(opponents, Sequence) and all(isinstance(o, str) for o in opponents):
+        others = list(opponents)
+    else:
+        raise TypeError(
+            "opponents must be a bot name or a list of them (one per other seat), got: "
+            f"{opponents!r:.60}"
+        )
     if len(others) != n - 1:
         raise ArgumentError(
             f"opponents expects one bot name or {n - 1} (one per other seat), got: {len(others)}"
@@ -46,15 +74,19 @@ def random_actions(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> np.n
     choice and a small part of a step (docs/performance.md, "Learning interfaces").
 
     Args:
-        mask: a bool array of shape `(N, A)`, every row with at least one True.
+        mask: a bool array of shape `(N, A)` (or integers, nonzero for legal, as PettingZoo's
+            int8 masks), every row with at least one legal action.
         rng: where the draws come from.
 
     Raises:
-        ArgumentError: the mask is not a 2-D bool array, or a row has no legal action.
+        ArgumentError: the mask is not a 2-D bool or integer array, or a row has no legal
+            action.
     """
-    if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.ndim != 2:
+    if not isinstance(mask, np.ndarray) or mask.ndim != 2 or mask.dtype.kind not in "biu":
         what = f"{mask.dtype} array of shape {mask.shape}" if isinstance(mask, np.ndarray) else mask
-        raise ArgumentError(f"random_actions expects a 2-D bool mask, got: {what!r}")
+        raise ArgumentError(f"random_actions expects a 2-D bool or 0/1 mask, got: {what!r}")
+    if mask.dtype != np.bool_:  # PettingZoo's int8 masks
+        mask = mask != 0
     n, width = mask.shape
     row_starts = np.arange(0, n * width, width)
     flat = np.flatnonzero(mask)

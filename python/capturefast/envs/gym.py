@@ -26,7 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from capturefast._core import Rules, VecEnv
-from capturefast.envs._common import seat_players
+from capturefast.envs._common import rules_arg, seat_players
 from capturefast.errors import ArgumentError
 
 __all__ = ["CaptureEnv", "CaptureVectorEnv"]
@@ -45,7 +45,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
     """One game of Scopa, Escoba or Chkobba for a learner against built-in bots.
 
     Args:
-        rules: the game (default: 2-player Scopa).
+        rules: the game, or a preset's name such as `"escoba"` (default: 2-player Scopa).
         seat: the learner's seat.
         opponents: the bot of every other seat (`random`, `random_card`, `greedy`, `expert`,
             `pimc`, `ismcts`), or one name per other seat.
@@ -61,7 +61,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         *,
         seat: int = 0,
         opponents: str | Sequence[str] = "random",
@@ -71,7 +71,7 @@ class CaptureEnv(gym.Env[Obs, np.int64]):
         max_steps: int = 0,
         render_mode: str | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules.scopa()
+        self.rules = rules_arg(rules)
         if illegal_action not in _ILLEGAL:
             raise ArgumentError(
                 f"illegal_action expects `terminate` or `raise`: {illegal_action!r}"
@@ -152,7 +152,7 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     moves no game.
 
     Args:
-        rules: the game (default: 2-player Scopa).
+        rules: the game, or a preset's name such as `"escoba"` (default: 2-player Scopa).
         num_envs: the number of games.
         seats: each seat's player: `None` for a learner seat, or a bot name (default: the
             learner in seat 0, `random` elsewhere).
@@ -165,7 +165,7 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         num_envs: int = 1,
         *,
         seats: Sequence[str | None] | None = None,
@@ -173,7 +173,7 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         max_steps: int = 0,
         threads: int = 0,
     ) -> None:
-        self.rules = rules if rules is not None else Rules.scopa()
+        self.rules = rules_arg(rules)
         self._env = VecEnv(
             self.rules, num_envs, seats=seats, reward=reward, max_steps=max_steps, threads=threads
         )

@@ -20,7 +20,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from capturefast._core import ActionState, Rules, State, num_actions, observation_fields
-from capturefast.errors import ArgumentError
+from capturefast.envs._common import rules_arg
+from capturefast.errors import ArgumentError, IllegalMoveError
 
 __all__ = ["CaptureAECEnv", "env"]
 
@@ -29,7 +30,7 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
     """Every seat of one game, one hand an episode.
 
     Args:
-        rules: the game (default: 2-player Scopa).
+        rules: the game, or a preset's name such as `"escoba"` (default: 2-player Scopa).
         render_mode: `None` or `ansi` (the state as text).
     """
 
@@ -39,12 +40,12 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: Rules | None = None, render_mode: str | None = None) -> None:
+    def __init__(self, rules: Rules | str | None = None, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ArgumentError(f"render_mode expects None or `ansi`: {render_mode!r}")
         self.render_mode = render_mode
-        self.rules = rules if rules is not None else Rules.scopa()
+        self.rules = rules_arg(rules)
         n = self.rules.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agents: list[str] = []
@@ -87,7 +88,10 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        assert self._state is not None, "reset() first"
+        if self._state is None:
+            raise IllegalMoveError("no hand is dealt: call reset() before observe()")
+        if agent not in self.possible_agents:
+            raise ArgumentError(f"agent must be one of {self.possible_agents}, got: {agent!r}")
         seat = self.possible_agents.index(agent)
         mask = np.zeros(num_actions(), dtype=np.int8)
         if self._state.state.to_move == seat:
@@ -95,12 +99,13 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
         return {"observation": self._state.observation(seat), "action_mask": mask}
 
     def step(self, action: int) -> None:
+        if self._state is None:
+            raise IllegalMoveError("no hand is dealt: call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._state is not None, "reset() first"
-        self._state, _ = self._state.apply(int(action))
+        self._state, _ = self._state.apply(action)
         self._cumulative_rewards[agent] = 0.0
         margins = self._state.hand_margins()
         if margins is not None:
@@ -123,6 +128,6 @@ class CaptureAECEnv(AECEnv[str, dict[str, Any], int]):
         pass
 
 
-def env(rules: Rules | None = None, render_mode: str | None = None) -> CaptureAECEnv:
+def env(rules: Rules | str | None = None, render_mode: str | None = None) -> CaptureAECEnv:
     """A `CaptureAECEnv` (PettingZoo's module-level constructor)."""
     return CaptureAECEnv(rules, render_mode=render_mode)
