@@ -218,6 +218,21 @@ def test_solve_many_matches_solve() -> None:
     assert cf.solve_many(states, threads=1) == cf.solve_many(states, threads=2)
 
 
+def test_batch_errors_name_the_item() -> None:
+    """In a batch of positions, the one refused is named by its index."""
+    states = [position_with(cf.Rules.scopa(), s, 8) for s in range(4)]
+    over = states[1]
+    while not over.hand_over:
+        over = over.play(over.legal_moves()[0])
+    batch = [*states[:2], over, states[3]]
+    with pytest.raises(cf.IllegalMoveError, match=r"^states\[2\]: .*hand is over"):
+        cf.solve_many(batch)
+    with pytest.raises(cf.IllegalMoveError, match=r"^states\[2\]: .*hand is over"):
+        cf.analyze_many(batch, worlds=2)
+    with pytest.raises(TypeError, match=r"states\[1\] must be a capturefast\.State, got: str"):
+        cf.solve_many([states[0], "scopa ..."])  # type: ignore[list-item]
+
+
 def test_last_round_with_two_players_is_analyzed_exactly() -> None:
     rules = cf.Rules.scopa()
     for seed in range(10):

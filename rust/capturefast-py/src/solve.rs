@@ -188,14 +188,40 @@ fn thread_count(threads: Option<usize>) -> usize {
 }
 
 /// The positions of a batch call with their rules, each checked to be in play.
-fn open_jobs(states: &[Bound<'_, PyState>]) -> PyResult<Vec<(Arc<Rules>, State)>> {
+fn open_jobs(states: &[Bound<'_, PyAny>]) -> PyResult<Vec<(Arc<Rules>, State)>> {
     let mut items = Vec::with_capacity(states.len());
-    for s in states {
+    for (i, s) in states.iter().enumerate() {
+        let s = s.cast::<PyState>().map_err(|_| {
+            let kind = s
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string());
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "states[{i}] must be a capturefast.State, got: {kind}"
+            ))
+        })?;
         let g = s.get();
-        check_open(&g.state)?;
+        check_open(&g.state).map_err(|e| at_item(s.py(), i, &e))?;
         items.push((g.rules.0.clone(), g.state));
     }
     Ok(items)
+}
+
+/// `e`, of the same class, its message led by the batch item it is about: `states[i]: ...`.
+fn at_item(py: Python<'_>, i: usize, e: &PyErr) -> PyErr {
+    PyErr::from_type(e.get_type(py), format!("states[{i}]: {}", e.value(py)))
+}
+
+/// The results of a batch, or the first item's error, naming the item.
+fn each_checked<T, U>(
+    py: Python<'_>,
+    out: Vec<Result<T, capturefast_core::Error>>,
+    f: impl Fn(T) -> U,
+) -> PyResult<Vec<U>> {
+    out.into_iter()
+        .enumerate()
+        .map(|(i, r)| check(r).map(&f).map_err(|e| at_item(py, i, &e)))
+        .collect()
 }
 
 /// The exact values of many open positions (for their sides to move), on `threads` threads
@@ -206,7 +232,7 @@ fn open_jobs(states: &[Bound<'_, PyState>]) -> PyResult<Vec<(Arc<Rules>, State)>
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 pub fn solve_values(
     py: Python<'_>,
-    states: Vec<Bound<'_, PyState>>,
+    states: Vec<Bound<'_, PyAny>>,
     #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
     #[pyo3(from_py_with = crate::convert::arg::tt_entries)] tt_entries: usize,
     dry_run: bool,
@@ -219,7 +245,7 @@ pub fn solve_values(
     let out = detached(py, move || {
         search::batch::solve_values(items, n, tt_entries)
     });
-    out.into_iter().map(check).collect()
+    each_checked(py, out, |v| v)
 }
 
 /// One seat's analysis: `(moves, means, stderrs, exact, worlds, stopped, horizon)`: the
@@ -423,7 +449,7 @@ pub(crate) fn analyze_with(
 #[allow(clippy::too_many_arguments)] // the Python signature: one argument per setting
 pub fn analyze_many_raw(
     py: Python<'_>,
-    states: Vec<Bound<'_, PyState>>,
+    states: Vec<Bound<'_, PyAny>>,
     #[pyo3(from_py_with = crate::convert::arg::worlds)] worlds: u32,
     #[pyo3(from_py_with = crate::convert::arg::seed)] seed: u64,
     #[pyo3(from_py_with = crate::convert::arg::threads)] threads: Option<usize>,
@@ -442,7 +468,5 @@ pub fn analyze_many_raw(
     let out = detached(py, move || {
         search::batch::analyze_many(items, how, first, n, tt_entries)
     });
-    out.into_iter()
-        .map(|r| check(r).map(|a| analysis_py(&a)))
-        .collect()
+    each_checked(py, out, |a| analysis_py(&a))
 }
