@@ -322,6 +322,10 @@ def test_openspiel_game_passes_random_sim_test_and_mcts_plays() -> None:
     ]:
         game = pyspiel.load_game("python_capturefast" + spec)
         assert str(game) == f"python_capturefast({shown})"
+        # A hand's margin is bounded by what one side can score in it (Rules.max_hand_points).
+        bound = game.rules.max_hand_points
+        assert game.max_utility() == bound == -game.min_utility()
+        assert bound == (99 if "cirulla" in spec else 24 if "escoba" in spec else 22)
         assert str(pyspiel.load_game(str(game))) == str(game)
     game = pyspiel.load_game("python_capturefast")
     rng = np.random.RandomState(0)

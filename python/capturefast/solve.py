@@ -337,7 +337,7 @@ def analyze(
             round, the piles then valued by their expected category points (the hand-made
             equity, as ``pimc:eval=equity,endgame=round`` plays); ``"hand"``: each world
             solved exactly to the end of the hand, its stock order taken as known, which nobody
-            knows: it plays worse and costs about ten times as much (docs/performance.md).
+            knows: it plays worse and costs about thirteen times as much (docs/performance.md).
             Both are exact in the 2-player last round.
         history: the moves that led to the position, each as the `State` before it and the
             move (as `capturefast.service.play_logged` returns them): the worlds are then

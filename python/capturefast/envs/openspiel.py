@@ -50,7 +50,6 @@ _CHANCE_NODES = 3
 _OUTCOMES = 1024
 # More moves than a hand has (40 cards, each played once, plus claims and cut decisions).
 _MOVE_SCALE = 64.0
-_MAX_POINTS = 60.0
 
 # `players` and `target` 0: the preset's own (OpenSpiel's parameters have one fixed default).
 _DEFAULTS: dict[str, Any] = {"variant": "scopa", "players": 0, "target": 0}
@@ -91,8 +90,9 @@ class CaptureGame(pyspiel.Game):
             num_distinct_actions=num_actions(),
             max_chance_outcomes=_OUTCOMES,
             num_players=n,
-            min_utility=-_MAX_POINTS,
-            max_utility=_MAX_POINTS,
+            # A hand's margin is at most what one side can score in it.
+            min_utility=-float(self.rules.max_hand_points),
+            max_utility=float(self.rules.max_hand_points),
             utility_sum=0.0,
             # 40 plays, 40 takes, a finish per move, cut decisions and claims: under 200.
             max_game_length=200,

@@ -528,3 +528,57 @@ fn chkobba_scientifico_cut_card_is_kept_only() {
         assert_eq!(t.hand(seat).len(), 10);
     }
 }
+
+#[test]
+fn max_hand_points_bounds_every_hand() {
+    // Worked out by hand: a side's plays (each may sweep), 2 opening sweeps where the opening
+    // table scores, 4 categories, a declaration per seat and deal, the bonuses at their largest.
+    let bound = |name: &str, players: u8| {
+        let preset = capturefast_core::game::presets::Preset::named(name).unwrap();
+        Rules::new(preset.options(Some(players)).unwrap())
+            .unwrap()
+            .max_hand_points()
+    };
+    assert_eq!(bound("scopa", 2), 18 + 4);
+    assert_eq!(bound("scopa", 4), 2 * 9 + 4);
+    assert_eq!(bound("scopone_scientifico", 4), 2 * 10 + 4);
+    assert_eq!(bound("escoba", 2), 18 + 2 + 4);
+    assert_eq!(bound("chkobba", 4), 2 * 9 + 4);
+    // Cirulla: 6 deals of 3 cards with 2 players (3 with 4), 10 points for a triple; napola
+    // up to 10 coins in a run, grande 5.
+    assert_eq!(bound("cirulla", 2), 18 + 2 + 4 + 6 * 10 + 10 + 5);
+    assert_eq!(bound("cirulla", 4), 2 * 9 + 2 + 4 + 2 * 3 * 10 + 10 + 5);
+
+    // Hands played to sweep whenever a move sweeps: no side ever scores past the bound.
+    let mut moves = Vec::new();
+    let mut most = 0;
+    for preset in &capturefast_core::PRESETS {
+        for players in [2, 4] {
+            let Ok(rules) = preset.options(Some(players)).and_then(Rules::new) else {
+                continue; // a preset for 4 players only
+            };
+            let bound = rules.max_hand_points();
+            for seed in 0..40 {
+                let mut state = State::new(&rules, seed);
+                let mut rng = Rng::new(seed);
+                while !state.hand_over() {
+                    state.legal_moves(&rules, &mut moves);
+                    let sweeps: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| state.is_sweep(&rules, m))
+                        .collect();
+                    let pool = if sweeps.is_empty() { &moves } else { &sweeps };
+                    let mv = pool[rng.below(pool.len() as u64) as usize];
+                    state.apply_unchecked(&rules, mv);
+                }
+                let score = state.hand_score(&rules).unwrap();
+                for side in 0..2 {
+                    assert!(score.points[side] <= bound, "{}: {score:?}", preset.name);
+                    most = most.max(score.points[side]);
+                }
+            }
+        }
+    }
+    assert!(most > 10, "the sweeping play scores something: {most}");
+}

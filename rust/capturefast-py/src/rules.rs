@@ -271,6 +271,13 @@ impl PyRules {
         self.0.category_names().to_vec()
     }
 
+    /// The most points one side can score in a hand under these rules (a bound on a hand's
+    /// margin either way): its possible sweeps, the categories, declarations and bonuses.
+    #[getter]
+    fn max_hand_points(&self) -> u32 {
+        self.0.max_hand_points()
+    }
+
     /// The seat that plays after `seat` (and is dealt after it): the next one counterclockwise,
     /// or clockwise under `direction="clockwise"`.
     fn next_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<u8> {

@@ -192,6 +192,41 @@ impl Rules {
         }
     }
 
+    /// The most points one side can score in a hand under these rules: a bound on a hand's
+    /// margin ([`crate::HandScore::margin`]) either way, for the learning interfaces' value
+    /// ranges. Each sweep is a capture by one of the side's plays, and the dealer's side may
+    /// also sweep the opening table at most twice; each category is one point; each seat
+    /// declares at most once a deal; and the pile bonuses count at their largest.
+    pub fn max_hand_points(&self) -> u32 {
+        let o = &self.options;
+        let players = u32::from(self.num_players());
+        let per_seat = (NUM_CARDS as u32 - u32::from(self.opening_table_size())) / players;
+        let seats_per_side = players / 2;
+        let plays = per_seat * seats_per_side;
+        let opening_sweeps = if o.opening_sweeps == OpeningSweeps::Off {
+            0
+        } else {
+            2
+        };
+        let deals = per_seat.div_ceil(u32::from(self.hand_size()));
+        let declarations = if o.declarations {
+            seats_per_side * deals * u32::from(o.declaration_triple.max(o.declaration_low))
+        } else {
+            0
+        };
+        let napola = match (o.napola, o.napola_cap) {
+            (false, _) => 0,
+            (true, 0) => 10,
+            (true, cap) => u32::from(cap).min(10),
+        };
+        let bonuses = u32::from(o.re_bello)
+            + napola
+            + u32::from(o.grande)
+            + u32::from(o.all_coins_bonus)
+            + u32::from(o.all_sevens_bonus);
+        plays + opening_sweeps + 4 + declarations + bonuses
+    }
+
     /// The seat that follows `seat` in the direction of play (V-K6).
     #[inline]
     pub fn next_seat(&self, seat: u8) -> u8 {
