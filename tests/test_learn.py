@@ -184,6 +184,11 @@ def test_vec_env_config_errors() -> None:
         _env(2, seats=[None, "nobody"])
     with pytest.raises(cf.ArgumentError, match="reward"):
         _env(2, reward="points")
+    env = _env(2)
+    with pytest.raises(cf.ArgumentError, match="game must be an integer from 0 to"):
+        env.state(-1)
+    with pytest.raises(cf.ArgumentError, match="the env has 2 games, no game: 2"):
+        env.observe(2, 0)
 
 
 def test_vec_env_releases_the_gil() -> None:

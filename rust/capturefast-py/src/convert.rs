@@ -367,6 +367,7 @@ pub mod arg {
         seed: u64 = int_arg,
         hands: u64 = int_arg,
         items: u64 = int_arg,
+        game: u64 = int_arg,
         first: u64 = int_arg,
         bits: u64 = int_arg,
     );

@@ -297,7 +297,7 @@ impl PyVecEnv {
     fn step_one<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = convert::arg::items)] game: u64,
+        #[pyo3(from_py_with = convert::arg::game)] game: u64,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<OneStep<'py>> {
         let action: i64 = action.extract().map_err(|_| {
@@ -344,7 +344,7 @@ impl PyVecEnv {
     fn observe<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = convert::arg::items)] game: u64,
+        #[pyo3(from_py_with = convert::arg::game)] game: u64,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let env = self.lock();
@@ -355,7 +355,7 @@ impl PyVecEnv {
     }
 
     /// The state of game `game` (at the decision of the seat to act).
-    fn state(&self, #[pyo3(from_py_with = convert::arg::items)] game: u64) -> PyResult<PyState> {
+    fn state(&self, #[pyo3(from_py_with = convert::arg::game)] game: u64) -> PyResult<PyState> {
         let env = self.lock();
         let i = usize::try_from(game)
             .ok()
