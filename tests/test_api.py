@@ -11,6 +11,7 @@ import copy
 import json
 import pickle
 import random
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -298,6 +299,15 @@ def test_move_notation_is_normalised_to_id_order() -> None:
     assert str(Move("QH x 6S+2D")) == "QH x 2D+6S"
     assert Move("QH x 6S 2D") == Move("QH x 2D+6S")
     assert str(Move("KS x 4S+AC+3H+2D")) == "KS x AC+2D+3H+4S"
+
+
+@pytest.mark.parametrize(
+    "text", ["7D x 3C+", "7D x 3C++4S", "7D x +3C", "7D x 3C+ +4S", "claim 7D x 3C+"]
+)
+def test_move_text_with_an_empty_card_is_refused_naming_it(text: str) -> None:
+    # As `JC++QH` in a notation line: a `+` stands between two cards, none is skipped.
+    with pytest.raises(cf.IllegalMoveError, match=re.escape(f": {text}") + "$"):
+        Move(text)
 
 
 @pytest.mark.parametrize(

@@ -148,6 +148,30 @@ def test_refused_state_lines_name_the_field(line: str, field: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            STATE_LINE + " claimable=7D",
+            "notation field `claimable`: not a card these rules let the player claim: 7D",
+        ),
+        (
+            STATE_LINE + " declared=3/0",
+            "notation field `declared`: declaration points without declarations in these "
+            "rules: 3/0",
+        ),
+        (
+            STATE_LINE.replace("scopa", "scopa[target=3,target=4]", 1),
+            "notation field `rules`: the option is given twice: target",
+        ),
+    ],
+)
+def test_refusals_name_the_field_and_the_value(line: str, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        cf.State.from_notation(line)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
     ("line", "field"),
     [
         (STATE_LINE, "seat"),

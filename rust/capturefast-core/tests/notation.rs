@@ -103,3 +103,44 @@ fn refused_lines_name_the_field() {
     let table = format!("{}+{first}+{first}", state.table());
     assert_eq!(field_of(&with("table", &table)), "table");
 }
+
+/// The message of the refusal of `text`, which must be a notation error.
+fn message_of(text: &str) -> String {
+    match State::from_notation(text) {
+        Err(e @ Error::Notation { .. }) => e.to_string(),
+        other => panic!("not refused as notation: {other:?}\n{text}"),
+    }
+}
+
+/// An option written twice in the rules token is refused naming it, as a field written twice
+/// is: neither value is taken over the other.
+#[test]
+fn an_option_given_twice_is_refused_naming_it() {
+    let rules = Rules::new(PRESETS[0].options(None).unwrap()).unwrap();
+    let line = State::new(&rules, 3).to_notation(&rules);
+    let twice = line.replacen("scopa", "scopa[target=3,target=4]", 1);
+    assert_eq!(
+        message_of(&twice),
+        "notation field `rules`: the option is given twice: target"
+    );
+    // Once each, both are read.
+    let once = line.replacen("scopa", "scopa[target=21,napola=true]", 1);
+    let (read, _) = State::from_notation(&once).unwrap();
+    assert_eq!(read.options().target, 21);
+}
+
+/// A value the rules or the position cannot hold names its field and the value, not the
+/// bytes decoder's words.
+#[test]
+fn a_claimable_card_or_declaration_refused_names_its_value() {
+    let rules = Rules::new(PRESETS[0].options(None).unwrap()).unwrap();
+    let line = State::new(&rules, 3).to_notation(&rules);
+    assert_eq!(
+        message_of(&format!("{line} claimable=7D")),
+        "notation field `claimable`: not a card these rules let the player claim: 7D"
+    );
+    assert_eq!(
+        message_of(&format!("{line} declared=3/0")),
+        "notation field `declared`: declaration points without declarations in these rules: 3/0"
+    );
+}

@@ -153,20 +153,25 @@ impl FromStr for Move {
         let card: Card = card_s.trim().parse().map_err(|_| bad())?;
         let mut captures = CardSet::EMPTY;
         if let Some(caps) = caps_s {
-            let mut n = 0;
-            for part in caps
-                .split(|c: char| c == '+' || c.is_whitespace())
-                .filter(|p| !p.is_empty())
-            {
-                let c: Card = part.parse().map_err(|_| bad())?;
-                if captures.contains(c) || c == card {
-                    return Err(Error::DuplicateCard(c.to_string()));
-                }
-                captures.insert(c);
-                n += 1;
-            }
-            if n == 0 {
+            // Between two `+` (or before the first, after the last) stands at least one card,
+            // as in the position notation: `3C+` and `3C++4S` are refused, not read as `3C`
+            // and `3C+4S`.
+            if caps.trim().is_empty() {
                 return Err(bad());
+            }
+            for group in caps.split('+') {
+                if group.trim().is_empty() {
+                    return Err(Error::BadMove(format!(
+                        "a `+` with no card on one side: {s}"
+                    )));
+                }
+                for part in group.split_whitespace() {
+                    let c: Card = part.parse().map_err(|_| bad())?;
+                    if captures.contains(c) || c == card {
+                        return Err(Error::DuplicateCard(c.to_string()));
+                    }
+                    captures.insert(c);
+                }
             }
         }
         Ok(Move::play(card, captures))
@@ -224,6 +229,10 @@ mod tests {
             "7d x 4s 3c".parse::<Move>().unwrap().to_string(),
             "7D x 3C+4S"
         );
+        assert_eq!(
+            "7D x 3C + 4S".parse::<Move>().unwrap().to_string(),
+            "7D x 3C+4S"
+        );
         // The numerals deck's spellings (V-S14).
         assert_eq!(
             "10D x 8C+2S".parse::<Move>().unwrap().to_string(),
@@ -250,6 +259,22 @@ mod tests {
             "claim keep 7D",
         ] {
             assert!(s.parse::<Move>().is_err(), "{s}");
+        }
+    }
+
+    /// A `+` stands between two cards: an empty card is refused with the text, never skipped.
+    #[test]
+    fn rejects_an_empty_card_between_plus_signs() {
+        for s in [
+            "7D x 3C+",
+            "7D x 3C++4S",
+            "7D x +3C",
+            "7D x 3C+ +4S",
+            "claim 7D x 3C+",
+        ] {
+            let err = s.parse::<Move>().unwrap_err();
+            assert!(matches!(err, Error::BadMove(_)), "{s}: {err:?}");
+            assert!(err.to_string().ends_with(&format!(": {s}")), "{err}");
         }
     }
 }

@@ -74,6 +74,8 @@ fn refuse(field: &str, why: impl Into<String>) -> Error {
 fn refusal(Refusal(field, e): Refusal) -> Error {
     let why = match e {
         Error::DuplicateCard(c) => format!("a card is in two places: {c}"),
+        // The field is named already: not "cannot decode state", which speaks of bytes.
+        Error::Decode(why) | Error::Position(why) => why,
         other => other.to_string(),
     };
     refuse(field, why)
@@ -512,6 +514,7 @@ impl<'a> Line<'a> {
         let preset = Preset::named(name).map_err(bad)?;
         let players: u8 = self.get("players").and_then(|v| number("players", v))?;
         let mut options = preset.options(Some(players)).map_err(bad)?;
+        let mut seen: Vec<&str> = Vec::new();
         for pair in opts.into_iter().flat_map(|o| o.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(refuse(
@@ -519,6 +522,12 @@ impl<'a> Line<'a> {
                     format!("an option is written `name=value`, got: {pair}"),
                 ));
             };
+            // Each option once, as each field: a second value is refused, not taken over the
+            // first.
+            if seen.contains(&key) {
+                return Err(refuse("rules", format!("the option is given twice: {key}")));
+            }
+            seen.push(key);
             let value = match value {
                 "true" => OptionValue::Bool(true),
                 "false" => OptionValue::Bool(false),

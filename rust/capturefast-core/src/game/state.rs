@@ -1359,15 +1359,19 @@ impl State {
 
     /// The checks `decode` and `from_parts` share, after every field is in range.
     fn validate(&self, rules: &Rules) -> Result<(), Refusal> {
-        let refuse = |field, m: &str| Err(Refusal(field, Error::Decode(m.to_string())));
+        let refuse = |field, m: String| Err(Refusal(field, Error::Decode(m)));
         let state = self;
+        let [d0, d1] = state.declared;
         if state.declared != [0, 0] && !rules.options().declarations {
-            return refuse("declared", "declaration points without declarations");
+            return refuse(
+                "declared",
+                format!("declaration points without declarations in these rules: {d0}/{d1}"),
+            );
         }
         check_counters(rules, state)?;
         if state.claim != NO_CARD {
             let Some(card) = Card::new(state.claim) else {
-                return refuse("claimable", "bad claimable card");
+                return refuse("claimable", format!("not a card id: {}", state.claim));
             };
             let before = state.table - CardSet::single(card);
             let mut could = false;
@@ -1377,7 +1381,10 @@ impl State {
                 || !state.table.contains(card)
                 || !could
             {
-                return refuse("claimable", "not a card these rules let the player claim");
+                return refuse(
+                    "claimable",
+                    format!("not a card these rules let the player claim: {card}"),
+                );
             }
         }
         state.check_consistent(rules)
@@ -1833,7 +1840,6 @@ fn check_plays(rules: &Rules, p: &Position) -> Result<(), Refusal> {
 /// `decode` checks of the counters: declaration points (each seat declares once a round, at
 /// most the larger of the two declarations' points) and the hand number.
 fn check_counters(rules: &Rules, state: &State) -> Result<(), Refusal> {
-    let err = |m: &str| Error::Decode(m.to_string());
     let o = rules.options();
     let n = state.num_players;
     let round = usize::from(n) * usize::from(rules.hand_size());
@@ -1842,9 +1848,13 @@ fn check_counters(rules: &Rules, state: &State) -> Result<(), Refusal> {
         * usize::from(n / 2).max(1)
         * usize::from(o.declaration_triple.max(o.declaration_low));
     if state.declared.iter().any(|&d| usize::from(d) > most) {
+        let [d0, d1] = state.declared;
         return Err(Refusal(
             "declared",
-            err("more declaration points than the rounds dealt allow"),
+            Error::Decode(format!(
+                "more declaration points than the rounds dealt allow (at most {most} a side): \
+                 {d0}/{d1}"
+            )),
         ));
     }
     if state.hand_number > MAX_HANDS {
