@@ -101,6 +101,64 @@ def test_many_games_in_one_file_are_read_one_at_a_time(tmp_path: Path) -> None:
         cf.GameRecord.load(four)
 
 
+def test_a_fault_in_a_later_game_names_the_game_and_line(tmp_path: Path) -> None:
+    games = [random_match("scopa", s, max_hands=1) for s in range(3)]
+    path = tmp_path / "games.txt"
+    cf.write_records(path, games)
+    text = path.read_text(encoding="utf-8")
+    # The second game's Result header, made wrong.
+    lines = text.splitlines()
+    k = [i for i, line in enumerate(lines, 1) if line.startswith('[Result "')][1]
+    result = lines[k - 1].split('"')[1]
+    lines[k - 1] = '[Result "99/0"]'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    it = cf.read_records(path)
+    assert next(it) == cf.GameRecord.from_text(games[0].to_text())
+    with pytest.raises(cf.RecordError) as e:
+        next(it)
+    assert str(e.value) == (
+        f"game 2, line {k}: the Result header says 99/0, the moves give {result}"
+    )
+    assert (e.value.game, e.value.line, e.value.hand, e.value.ply) == (1, k, None, None)
+    # A move at fault in the third game: the game in the message counts from 1, the
+    # attributes are indexes from 0.
+    lines = text.splitlines()
+    start = [i for i, line in enumerate(lines) if line.startswith("deal ")][2]
+    # The third game's second move replaced by its first, whose card is played already.
+    seat = lines[start + 2].split(":")[0]
+    lines[start + 2] = f"{seat}: {games[2].hands[0].moves[0]}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(cf.RecordError) as e:
+        list(cf.read_records(path))
+    assert str(e.value).startswith(f"game 3, hand 1, move 2 (line {start + 3}): "), str(e.value)
+    assert (e.value.game, e.value.line, e.value.hand, e.value.ply) == (2, start + 3, 0, 1)
+
+
+def test_a_file_that_is_not_utf8_is_a_record_error_naming_the_byte(tmp_path: Path) -> None:
+    good = random_match("scopa", 1, max_hands=1).to_text().encode()
+    path = tmp_path / "latin1.txt"
+    # A comment line in Latin-1 after the first game's headers.
+    head, _, rest = good.partition(b"\n\n")
+    path.write_bytes(head + b"\n# caf\xe9\n\n" + rest)
+    offset = len(head) + len(b"\n# caf")
+    line = head.count(b"\n") + 2
+    with pytest.raises(cf.RecordError) as e:
+        list(cf.read_records(path))
+    assert str(e.value) == (
+        f"game 1, line {line}, byte {offset}: the records file is not UTF-8 text "
+        f"(invalid continuation byte): {path}"
+    )
+    assert isinstance(e.value, ValueError) and (e.value.line, e.value.game) == (line, 0)
+    # An open text file: named with the line (its decoder's offsets are not the file's).
+    with open(path, encoding="utf-8") as f, pytest.raises(cf.RecordError) as e:
+        list(cf.read_records(f))
+    assert "is not utf-8 text" in str(e.value) and str(e.value).endswith(f": {path}")
+    # Line breaks of every kind read as text mode reads them.
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(good.replace(b"\n", b"\r\n"))
+    assert list(cf.read_records(crlf)) == [cf.GameRecord.from_text(good.decode())]
+
+
 # ----- what a simulation writes -----
 
 
@@ -284,7 +342,8 @@ def test_each_fault_is_refused_with_a_reason() -> None:
             assert message in str(e.value), (message, str(e.value))
     second = text.split("\ndeal ")[2].split(" ", 1)[1].split("\n", 1)[0]
     assert "hand_number=1" in second
-    with pytest.raises(cf.RecordError, match="does not carry on the match: its hand_number"):
+    carry = "does not carry on the match: the deal has hand_number 2, the previous hand ends at 1"
+    with pytest.raises(cf.RecordError, match=carry):
         cf.GameRecord.from_text(text.replace("hand_number=1", "hand_number=2")).replay()
 
 
@@ -426,22 +485,33 @@ def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 def test_replay_refuses_bad_files_with_a_message(tmp_path: Path) -> None:
     missing = cli("replay", str(tmp_path / "none.txt"))
     assert missing.returncode == 2 and "cannot read the records file" in missing.stderr
+    assert "usage:" in missing.stderr  # the argument is at fault
     bad = tmp_path / "bad.txt"
     bad.write_text(good_text().replace('[Result "', '[Result "0/99', 1))
     out = cli("replay", str(bad))
-    assert out.returncode == 2 and "Result header says 0/99" in out.stderr
-    assert "Traceback" not in out.stderr
+    # A fault in the file's contents: one error line, no usage (the arguments were right).
+    k = line_of(good_text(), "[Result ")
+    assert out.returncode == 2
+    assert out.stderr.startswith(
+        f"capturefast replay: error: game 1, line {k}: the Result header says 0/99"
+    ), out.stderr
+    assert len(out.stderr.splitlines()) == 1, out.stderr
     binary = tmp_path / "bin.txt"
     binary.write_bytes(b"\xff\xfe\x00")
     out = cli("replay", str(binary))
-    assert out.returncode == 2 and "not UTF-8" in out.stderr
+    assert out.returncode == 2 and out.stderr == (
+        "capturefast replay: error: game 1, line 1, byte 0: the records file is not UTF-8 text "
+        f"(invalid start byte): {binary}\n"
+    )
     out = cli("replay", str(tmp_path / "bad.txt"), "--game", "5")
     assert out.returncode == 2
     for name, text in [("empty.txt", ""), ("comments.txt", "# nothing here\n\n")]:
         (tmp_path / name).write_text(text)
         out = cli("replay", str(tmp_path / name))
         assert out.returncode == 2 and out.stdout == "", out
-        assert f"the records file holds no game: {tmp_path / name}" in out.stderr, out.stderr
+        assert out.stderr == (
+            f"capturefast replay: error: the records file holds no game: {tmp_path / name}\n"
+        )
     unwritable = cli("simulate", "--hands", "1", "--records", str(tmp_path / "no" / "dir.txt"))
     assert unwritable.returncode == 2 and "cannot write the records file" in unwritable.stderr
 

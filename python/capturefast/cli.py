@@ -124,6 +124,12 @@ def _fail(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) ->
     parser.exit(EXIT_USAGE, f"{parser.prog}: error: {text}\n")
 
 
+def _file_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Prints one `error:` line (and any `hint:` line) for a fault in the contents of a file
+    the command read, without the usage (the arguments were right), and exits with status 2."""
+    parser.exit(EXIT_USAGE, f"{parser.prog}: error: {printable(message)}\n")
+
+
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     """An argparse type: a whole number from `lo` to `hi`."""
 
@@ -274,24 +280,24 @@ def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     shown = games = 0
     try:
-        with open(args.file, encoding="utf-8") as f:
-            for record in read_records(f):
-                games += 1
-                if args.game is not None and games != args.game:
-                    continue
-                if shown:
-                    print()
-                print(f"game {games}")
-                _print_record(record, review(record) if args.review else None)
-                shown += 1
+        for record in read_records(args.file):
+            games += 1
+            if args.game is not None and games != args.game:
+                continue
+            if shown:
+                print()
+            print(f"game {games}")
+            _print_record(record, review(record) if args.review else None)
+            shown += 1
     except BrokenPipeError:
         raise  # the reader of the output went away (`| head`): `main` ends quietly
     except OSError as e:
         p.error(f"cannot read the records file: {args.file}: {e.strerror}")
-    except UnicodeDecodeError:
-        p.error(f"the records file is not UTF-8 text: {args.file}")
+    except CaptureFastError as e:
+        # The file's contents, not the command line: the usage would not help.
+        _file_error(p, str(e))
     if not games:
-        p.error(f"the records file holds no game: {args.file}")
+        _file_error(p, f"the records file holds no game: {args.file}")
     if args.game is not None and not shown:
         p.error(f"--game {args.game}: the file holds {games} games")
     return 0

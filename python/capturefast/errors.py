@@ -90,13 +90,23 @@ class NotationError(DecodeError):
 
 
 class RecordError(DecodeError):
-    """A game record refused (docs/records.md): a malformed line, or a game that does not
-    replay (an illegal move, a deal that does not carry on the match, a wrong result).
+    """A game record refused (docs/records.md): a malformed line, a file that is not UTF-8
+    text, or a game that does not replay (an illegal move, a deal that does not carry on the
+    match, a wrong result).
+
+    The message counts games, hands and moves from 1, as a person does ("game 2, hand 1,
+    move 4 (line 11)"); the attributes `game`, `hand` and `ply` are indexes from 0, as Python
+    counts (``record.hands[e.hand].moves[e.ply]``), so that message is ``game=1, hand=0,
+    ply=3, line=11``. `line` counts from 1, as the message and an editor do.
 
     Attributes:
-        line: the line of the text at fault (1-based), if the record was read from text.
-        hand: the hand at fault (0-based), if one is.
-        ply: the move at fault within that hand (0-based), if one is.
+        line: the line of the text at fault, from 1, if the record was read from text.
+        game: the index from 0 of the game at fault in the file, if it was read by
+            `read_records` (the message's "game 2" is ``game=1``).
+        hand: the index from 0 of the hand at fault in its game, if one is (the message's
+            "hand 1" is ``hand=0``).
+        ply: the index from 0 of the move at fault in that hand, if one is (the message's
+            "move 4" is ``ply=3``).
     """
 
     def __init__(
@@ -106,11 +116,13 @@ class RecordError(DecodeError):
         line: int | None = None,
         hand: int | None = None,
         ply: int | None = None,
+        game: int | None = None,
     ) -> None:
         super().__init__(message)
         self.line = line
         self.hand = hand
         self.ply = ply
+        self.game = game
 
 
 class ReportError(CaptureFastError, ValueError):

@@ -89,6 +89,8 @@ class GameRecord:
         self.headers: dict[str, str] = dict(headers or {})
         self.hands: list[HandRecord] = list(hands)
         self._position: State | None = None
+        # Read from text: the line of each header (for errors).
+        self._header_lines: dict[str, int] = {}
 
     # ----- building from play -----
 
@@ -290,17 +292,86 @@ def read_records(source: PathLike | IO[str], *, check: bool = True) -> Iterator[
             and the positions only, for speed.
 
     Raises:
-        RecordError: at the first malformed line or, with ``check``, the first game that
-            does not replay.
+        RecordError: at the first malformed line, the first bytes that are not UTF-8 text
+            (naming the file, the line and, for a path, the byte offset) or, with ``check``,
+            the first game that does not replay; the message names the game (from 1) and the
+            error's ``game`` attribute is its index (from 0).
+        OSError: the file cannot be opened.
     """
     if isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as f:
-            yield from read_records(f, check=check)
+        with open(source, "rb") as f:
+            yield from _read(_utf8_lines(f, os.fspath(source)), check)
         return
-    for game in _parse(line.rstrip("\n") for line in source):
-        if check:
-            game._position = game.replay()
+    yield from _read(_text_lines(source), check)
+
+
+def _read(lines: Iterable[str], check: bool) -> Iterator[GameRecord]:
+    """The games of ``lines``, each replayed if ``check``; a refusal names its game."""
+    games = _parse(lines)
+    index = 0
+    while True:
+        try:
+            game = next(games, None)
+            if game is None:
+                return
+            if check:
+                game._position = game.replay()
+        except RecordError as e:
+            raise _in_game(e, index) from e.__cause__
         yield game
+        index += 1
+
+
+def _in_game(e: RecordError, index: int) -> RecordError:
+    """``e`` with the game it is in (``index`` from 0) in its message and attributes."""
+    message = str(e.args[0]) if e.args else ""
+    return RecordError(
+        f"game {index + 1}, {message}", line=e.line, hand=e.hand, ply=e.ply, game=index
+    )
+
+
+def _utf8_lines(f: IO[bytes], name: str) -> Iterator[str]:
+    """The lines of a file read as bytes, decoded as UTF-8 (line breaks as text mode reads
+    them: ``\n``, ``\r\n`` or ``\r``); bytes that are not UTF-8 are a `RecordError` naming
+    the file, the line and the byte offset."""
+    offset = 0
+    number = 0
+    for raw in f:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(
+                f"line {number + 1}, byte {offset + e.start}: the records file is not UTF-8 "
+                f"text ({e.reason}): {name}",
+                line=number + 1,
+            ) from None
+        offset += len(raw)
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        parts = text.removesuffix("\n").split("\n")
+        number += len(parts)
+        yield from parts
+
+
+def _text_lines(source: IO[str]) -> Iterator[str]:
+    """The lines of an open text file; bytes its encoding cannot decode are a `RecordError`
+    naming the file and the line."""
+    lines = iter(source)
+    number = 0
+    while True:
+        try:
+            line = next(lines, None)
+        except UnicodeDecodeError as e:
+            name = getattr(source, "name", "an open file")
+            raise RecordError(
+                f"line {number + 1}: the records file is not {e.encoding} text ({e.reason}): "
+                f"{name}",
+                line=number + 1,
+            ) from None
+        if line is None:
+            return
+        number += 1
+        yield line.rstrip("\n")
 
 
 def write_records(path: PathLike | IO[str], records: Iterable[GameRecord]) -> int:
@@ -380,6 +451,7 @@ def _movers(hand: HandRecord) -> Iterator[int]:
 
 def _parse(lines: Iterable[str]) -> Iterator[GameRecord]:
     headers: dict[str, str] = {}
+    header_lines: dict[str, int] = {}
     hands: list[HandRecord] = []
     in_body = False
     known: dict[str, Move] = {}  # moves by their text: a file repeats them
@@ -389,8 +461,8 @@ def _parse(lines: Iterable[str]) -> Iterator[GameRecord]:
             continue
         if line.startswith("["):
             if in_body:
-                yield _finish(headers, hands, number)
-                headers, hands, in_body = {}, [], False
+                yield _finish(headers, header_lines, hands, number)
+                headers, header_lines, hands, in_body = {}, {}, [], False
             m = _TAG.match(line)
             if m is None:
                 raise RecordError(
@@ -400,6 +472,7 @@ def _parse(lines: Iterable[str]) -> Iterator[GameRecord]:
             if tag in headers:
                 raise RecordError(f"line {number}: the header {tag} is given twice", line=number)
             headers[tag] = re.sub(r"\\(.)", r"\1", m.group(2))
+            header_lines[tag] = number
             continue
         in_body = True
         if line.startswith("deal "):
@@ -444,14 +517,28 @@ def _parse(lines: Iterable[str]) -> Iterator[GameRecord]:
         hand._lines.append(number)
         hand._seats.append(int(m.group(1)))
     if headers or hands:
-        yield _finish(headers, hands, None)
+        yield _finish(headers, header_lines, hands, None)
 
 
-def _finish(headers: dict[str, str], hands: list[HandRecord], line: int | None) -> GameRecord:
+def _finish(
+    headers: dict[str, str],
+    header_lines: dict[str, int],
+    hands: list[HandRecord],
+    line: int | None,
+) -> GameRecord:
     if not hands:
         where = f"line {line}: " if line is not None else ""
         raise RecordError(f"{where}a game has at least one deal line, got none", line=line)
-    return GameRecord(headers, hands)
+    record = GameRecord(headers, hands)
+    record._header_lines = header_lines
+    return record
+
+
+def _header_fault(record: GameRecord, tag: str, message: str) -> RecordError:
+    """The error of header ``tag``, naming its line if the record was read from text."""
+    line = record._header_lines.get(tag)
+    where = "" if line is None else f"line {line}: "
+    return RecordError(f"{where}{message}", line=line)
 
 
 def _fault(record: GameRecord, k: int, ply: int | None, message: str) -> RecordError:
@@ -489,7 +576,7 @@ def _walk(record: GameRecord) -> Iterator[State]:
                         record,
                         k,
                         None,
-                        f"the deal does not carry on the match: its {name} is "
+                        f"the deal does not carry on the match: the deal has {name} "
                         f"{_show(getattr(state, name))}, the previous hand ends at "
                         f"{_show(getattr(expected, name))}",
                     )
@@ -515,8 +602,10 @@ def _walk(record: GameRecord) -> Iterator[State]:
     assert previous is not None
     result = headers.get("Result")
     if result is not None and result != result_text(previous):
-        raise RecordError(
-            f"the Result header says {result}, the moves give {result_text(previous)}"
+        raise _header_fault(
+            record,
+            "Result",
+            f"the Result header says {result}, the moves give {result_text(previous)}",
         )
 
 
@@ -528,8 +617,10 @@ def _check_headers(record: GameRecord, state: State) -> None:
             raise _fault(record, 0, None, f"the {tag} header says {headers[tag]}, the deal {value}")
     for tag in headers:
         if tag.startswith("Seat") and tag[4:].isdigit() and int(tag[4:]) >= state.num_players:
-            raise RecordError(
-                f"the header {tag} names a seat the game does not have ({state.num_players} seats)"
+            raise _header_fault(
+                record,
+                tag,
+                f"the header {tag} names a seat the game does not have ({state.num_players} seats)",
             )
 
 
