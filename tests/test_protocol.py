@@ -384,6 +384,38 @@ def test_engine_process_reads_until_end_of_input() -> None:
     assert out.stderr == ""
 
 
+def engine_process(text: str | bytes, timeout: float = 120) -> list[str]:
+    """The answer lines of an engine process given `text` on its standard input (exit 0, no
+    stderr)."""
+    data = text.encode() if isinstance(text, str) else text
+    out = subprocess.run(ENGINE, input=data, capture_output=True, timeout=timeout)
+    assert out.returncode == 0 and out.stderr == b"", out.stderr.decode()
+    return out.stdout.decode().splitlines()
+
+
+def test_go_answers_a_bestmove_when_a_world_is_too_large_for_the_solver() -> None:
+    """A Scopone deal is beyond the exact solver (it refuses past its node limit, about 3 s):
+    `go horizon hand` still answers a legal `bestmove`, the round search valuing the worlds,
+    and an `info string` line says so; `analyze` too."""
+    lines = engine_process(
+        "rules scopone_scientifico\nposition deal seed 1\nlegal\ngo horizon hand worlds 2\n"
+        "analyze horizon hand worlds 2\n"
+    )
+    assert lines[:2] == ["ok", "ok"]
+    legal = moves_of(lines[2])
+    go = lines[3 : lines.index(next(x for x in lines if x.startswith("bestmove "))) + 1]
+    assert go[0] == (
+        "info string the first world is too large for the exact solver (past its node limit): "
+        "the round search values it and every world after it"
+    ), go[:2]
+    assert all(x.startswith("info worlds ") for x in go[1:-1])
+    assert go[-2].startswith("info worlds 2 ")
+    assert go[-1].removeprefix("bestmove ") in legal
+    analysis = lines[len(go) + 3 :]
+    assert analysis[0].startswith("info string the first world is too large"), analysis[:2]
+    assert analysis[-1].startswith("analysis seat ") and " worlds 2 " in analysis[-1]
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no Node client")
 def test_node_client_plays_hands_against_the_engine() -> None:
     node = shutil.which("node")

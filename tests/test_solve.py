@@ -457,14 +457,17 @@ def test_a_solver_takes_a_state_line_as_cf_solve_does() -> None:
     assert solver.value(line) == expected.value
 
 
-def test_a_search_too_large_ends_with_a_variant_error() -> None:
+def test_a_search_too_large_ends_with_a_variant_error_or_falls_back() -> None:
     # Ten-card hands from the deal are far beyond exact search: every way to ask ends within
-    # the node limit (about 2.5 s each), never runs for hours.
+    # the node limit (about 2.5 s each), never runs for hours. A solve is refused; an analysis
+    # (and pimc) values the worlds by the round search instead, and says so.
     state = cf.State.new(cf.variants.rules("scopone_scientifico"), seed=1)
     with pytest.raises(cf.VariantError, match="too large"):
         cf.solve(state)
-    with pytest.raises(cf.VariantError, match="too large"):
-        cf.analyze(state, worlds=1, horizon="hand")
+    got = cf.analyze(state, worlds=2, horizon="hand", seed=3)
+    assert (got.horizon, got.too_large, got.stopped, got.worlds) == ("round", True, False, 2)
+    assert got.moves == cf.analyze(state, worlds=2, horizon="round", seed=3).moves
+    assert "2 worlds (a world too large for the exact solver, round horizon)" in str(got)
     assert cf.Bot("pimc:horizon=hand,worlds=1").choose(state) in state.legal_moves()
 
 

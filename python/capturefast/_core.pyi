@@ -396,7 +396,7 @@ class Solution:
     def __reduce__(self) -> tuple[Any, tuple[int, list[tuple[Move, int]], int]]: ...
 
 _RawAnalysis = tuple[
-    list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"]
+    list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"], bool
 ]
 
 @final

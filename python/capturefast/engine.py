@@ -141,6 +141,7 @@ class Engine:
         self._queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
         self._solver = Solver()  # kept between searches: its table grows once
+        self._fallback_told = False  # the search running has said why it fell back
         self._commands: dict[str, Callable[[str], None]] = {
             "capturefast": self._hello,
             "isready": self._isready,
@@ -453,6 +454,10 @@ class Engine:
         return Budget(worlds=worlds, time_ms=time_ms, horizon=horizon, seed=seed, nodes=nodes)
 
     def _info(self, result: SearchResult) -> None:
+        if result.fallback is not None and not self._fallback_told:
+            # Once a search: why its values are the round search's, or a world was left out.
+            self._fallback_told = True
+            self.send(f"info string {result.fallback}")
         for stat in result.moves:
             self.send(
                 f"info worlds {result.worlds}{_nodes(result)} time {result.time_ms} "
@@ -470,6 +475,7 @@ class Engine:
             )
             self._sync_stop()
         self._searching = True
+        self._fallback_told = False
         info = self._info if live else None
         told = self.history[-MAX_HISTORY:]
         return search(

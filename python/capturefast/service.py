@@ -29,7 +29,7 @@ from typing import Protocol
 
 from capturefast._core import Move, Rules, State, View, bot_names
 from capturefast.errors import ArgumentError, IllegalMoveError, VariantError
-from capturefast.solve import MoveStat, Solver, StopFlag, position_of
+from capturefast.solve import Analysis, MoveStat, Solver, StopFlag, position_of
 from capturefast.variants import rules as _preset_rules
 
 __all__ = [
@@ -229,8 +229,16 @@ class SearchResult:
         stopped: a stop, the time or the nodes budget ended the search before its worlds.
         nodes: solver nodes searched (the ``"hand"`` horizon; None for ``"round"``, whose
             search counts none).
-        horizon: the horizon of the values: the budget's, or ``"round"`` when a stop or the
-            time cut the first world's exact solve short and the round search valued it.
+        horizon: the horizon of the values: the budget's, or ``"round"`` when a stop, the time
+            or the nodes budget cut the first world's exact solve short and the round search
+            valued it, or the exact solver refused the first world as too large and the round
+            search valued every world.
+        too_large: the exact solver refused a world as too large (past its node limit): the
+            first (every world is then valued by the round search), or a later one, left out,
+            which ends the search with the worlds before it.
+        fallback: why the values are not all the budget's horizon's, or a world was left out
+            before the budget ran out, in a sentence (None when neither): what the engine's
+            ``info string`` line says.
     """
 
     seat: int
@@ -241,11 +249,34 @@ class SearchResult:
     stopped: bool = False
     nodes: int | None = None
     horizon: str = "round"
+    too_large: bool = False
+    fallback: str | None = None
 
     @property
     def best(self) -> Move:
         """The move with the highest mean value."""
         return self.moves[0].move
+
+
+def _fallback(an: Analysis, horizon: str, left_out: bool) -> str | None:
+    """Why a slice's values are not all of the exact solves asked (None: they are, or the
+    slice is left out because a stop came, as any search is stopped)."""
+    if an.horizon != horizon and not left_out:
+        if an.too_large:
+            return (
+                "the first world is too large for the exact solver (past its node limit): the "
+                "round search values it and every world after it"
+            )
+        return (
+            "a stop, the time or the nodes budget cut the first world's exact solve short: the "
+            "round search valued it"
+        )
+    if an.too_large:
+        return (
+            "a world too large for the exact solver (past its node limit) was left out: the "
+            "search ends with the worlds solved before it"
+        )
+    return None
 
 
 class _Sums:
@@ -300,7 +331,9 @@ def search(
 
     At least one world is always valued, so a result always has a best move. A
     `capturefast.StopFlag` as `stop`, and the time budget, also stop a world's exact solve:
-    the world is left out, or if it is the first, the round search values it.
+    the world is left out, or if it is the first, the round search values it. A first world
+    too large for the exact solver is valued by the round search, and so is every world after
+    it; a later one is left out and ends the search (`SearchResult.fallback` says which).
 
     Raises:
         IllegalMoveError: the hand is over.
@@ -316,9 +349,11 @@ def search(
     sums = _Sums()
     result = SearchResult(seat=seat, horizon=budget.horizon)
     flag = stop if isinstance(stop, StopFlag) else None
+    # The horizon the slices search to: the budget's, until the solver refuses the first world.
+    horizon = budget.horizon
     k = 0
     while True:
-        size = min(1 << min(k, 6), _SLICE_MAX[budget.horizon], target - sums.n)
+        size = min(1 << min(k, 6), _SLICE_MAX[horizon], target - sums.n)
         if deadline is not None and sums.n:
             # Fit the slice in the time left at the rate of the slices so far.
             per_world = (time.perf_counter() - start) / sums.n
@@ -329,13 +364,13 @@ def search(
         if deadline is not None:
             time_left = max(1, math.ceil((deadline - time.perf_counter()) * 1000))
         nodes_left = None
-        if budget.nodes is not None:
+        if budget.nodes is not None and horizon == "hand":
             nodes_left = max(1, budget.nodes - (solver.nodes - nodes_before))
         an = solver.analyze(
             state,
             worlds=size,
             seed=slice_seed,
-            horizon=budget.horizon,  # type: ignore[arg-type]
+            horizon=horizon,  # type: ignore[arg-type]
             history=history,
             time_ms=time_left,
             stop=flag,
@@ -343,18 +378,26 @@ def search(
         )
         # A later slice whose first world was cut short is left out: the round search's
         # values are not this horizon's.
-        left_out = sums.n > 0 and an.horizon != budget.horizon
+        left_out = sums.n > 0 and an.horizon != horizon
         if not left_out:
             sums.add(an.worlds, an.moves)
             result.horizon = an.horizon
             result.moves = sums.stats()
             result.worlds = sums.n
             result.exact = an.exact
+        result.too_large |= an.too_large
+        if result.fallback is None:
+            result.fallback = _fallback(an, horizon, left_out)
         k += 1
         result.time_ms = round((time.perf_counter() - start) * 1000)
         if budget.horizon == "hand":
             result.nodes = solver.nodes - nodes_before
         if an.exact or sums.n >= target:
+            break
+        if an.too_large and not left_out and an.horizon != horizon:
+            # The first world was too large: every later one is searched to the round's end.
+            horizon = "round"
+        elif an.too_large:
             break
         halted = (
             an.stopped

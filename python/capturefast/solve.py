@@ -268,7 +268,12 @@ class Analysis:
         stopped: a time limit, a stop or a node budget ended the analysis before its worlds.
         horizon: the horizon of the values: the one asked, or ``"round"`` when a time limit, a
             stop or a node budget cut the first world's exact solve short and the round search
-            valued it.
+            valued it, or when the exact solver refused the first world as too large
+            (`too_large`) and the round search valued every world.
+        too_large: the exact solver refused a world as too large (past its node limit, 30
+            million nodes): the first (the round search then values every world, and
+            `horizon` is ``"round"``), or a later one, left out, which ends the analysis with
+            the worlds solved before it.
     """
 
     seat: int
@@ -277,6 +282,7 @@ class Analysis:
     moves: list[MoveStat]
     stopped: bool = False
     horizon: Literal["hand", "round"] = "round"
+    too_large: bool = False
 
     @property
     def best_move(self) -> Move:
@@ -284,7 +290,10 @@ class Analysis:
         return max(self.moves, key=lambda m: m.mean).move
 
     def __str__(self) -> str:
-        stopped = f" (stopped early, {self.horizon} horizon)" if self.stopped else ""
+        notes = ["stopped early"] if self.stopped else []
+        if self.too_large:
+            notes.append("a world too large for the exact solver")
+        stopped = f" ({', '.join(notes)}, {self.horizon} horizon)" if notes else ""
         head = f"seat {self.seat}, " + (
             "exact"
             if self.exact
@@ -300,11 +309,13 @@ class Analysis:
 
 def _analysis(
     seat: int,
-    raw: tuple[list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"]],
+    raw: tuple[
+        list[Move], list[float], list[float], bool, int, bool, Literal["hand", "round"], bool
+    ],
 ) -> Analysis:
-    moves, means, errs, exact, worlds, stopped, horizon = raw
+    moves, means, errs, exact, worlds, stopped, horizon, too_large = raw
     stats = [MoveStat(m, v, e) for m, v, e in zip(moves, means, errs, strict=True)]
-    return Analysis(seat, worlds, exact, stats, stopped, horizon)
+    return Analysis(seat, worlds, exact, stats, stopped, horizon, too_large)
 
 
 def analyze(
@@ -338,7 +349,9 @@ def analyze(
             equity, as ``pimc:eval=equity,endgame=round`` plays); ``"hand"``: each world
             solved exactly to the end of the hand, its stock order taken as known, which nobody
             knows: it plays worse and costs about thirteen times as much (docs/performance.md).
-            Both are exact in the 2-player last round.
+            Both are exact in the 2-player last round. A world too large for the exact solver
+            (past 30 million nodes: a Scopone deal) is valued by the round search, and so is
+            every world after it (`Analysis.too_large`, `Analysis.horizon`).
         history: the moves that led to the position, each as the `State` before it and the
             move (as `capturefast.service.play_logged` returns them): the worlds are then
             drawn three times over and resampled by how likely the other seats' moves of the

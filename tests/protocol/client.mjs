@@ -200,7 +200,8 @@ async function main() {
       return got;
     };
     // Scopone's ten-card hands from the deal are beyond the exact solver: without a stop, the
-    // solve and the hand horizon's first world give up with an error only past the node limit.
+    // solve gives up with an error, and the hand horizon's first world falls back to the round
+    // search, only past the node limit.
     await ask("rules scopone_scientifico", ["ok"]);
     await ask("position deal seed 1", ["ok"]);
     const moves = await legal();

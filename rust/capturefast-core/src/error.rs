@@ -36,6 +36,11 @@ pub enum Error {
     /// input: the same search given more time or nodes ends).
     #[error("{}", Shown(.0))]
     Stopped(String),
+    /// A position the exact solver gave up on past its node limit
+    /// ([`PLAIN_NODE_LIMIT`](crate::search::solver::PLAIN_NODE_LIMIT)): too large to solve
+    /// under these rules; a later position of the hand solves.
+    #[error("{}", Shown(.0))]
+    TooLarge(String),
     /// A line of the position notation (`docs/notation.md`) refused: the field at fault and
     /// why.
     #[error("notation field `{}`: {}", Shown(.field), Shown(.why))]

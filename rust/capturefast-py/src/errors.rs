@@ -33,7 +33,8 @@ impl From<Error> for PyErr {
                 InvalidCardError::new_err(msg)
             }
             CoreError::IllegalMove(_) | CoreError::BadMove(_) => IllegalMoveError::new_err(msg),
-            CoreError::Variant(_) => VariantError::new_err(msg),
+            // A position too large for the solver is refused for these rules' sake.
+            CoreError::Variant(_) | CoreError::TooLarge(_) => VariantError::new_err(msg),
             CoreError::Argument(_) => ArgumentError::new_err(msg),
             CoreError::Decode(_) => DecodeError::new_err(msg),
             CoreError::Position(_) => PositionError::new_err(msg),

@@ -248,9 +248,11 @@ pub fn solve_values(
     each_checked(py, out, |v| v)
 }
 
-/// One seat's analysis: `(moves, means, stderrs, exact, worlds, stopped, horizon)`: the
-/// worlds the means are over, whether a time limit, a stop or a node budget ended it early, and the horizon
-/// of its values (`"round"` when a stop cut the first world's exact solve short).
+/// One seat's analysis: `(moves, means, stderrs, exact, worlds, stopped, horizon, too_large)`:
+/// the worlds the means are over, whether a time limit, a stop or a node budget ended it
+/// early, the horizon of its values (`"round"` when a stop cut the first world's exact solve
+/// short, or the solver refused it as too large), and whether the solver refused a world as
+/// too large.
 pub(crate) type Analysis = (
     Vec<crate::moves::PyMove>,
     Vec<f64>,
@@ -259,6 +261,7 @@ pub(crate) type Analysis = (
     u32,
     bool,
     &'static str,
+    bool,
 );
 
 pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
@@ -270,7 +273,16 @@ pub(crate) fn analysis_py(r: &SeatAnalysis) -> Analysis {
     let means = r.moves.iter().map(|r| r.2).collect();
     let errs = r.moves.iter().map(|r| r.3).collect();
     let horizon = r.horizon.name();
-    (moves, means, errs, r.exact, r.worlds, r.stopped, horizon)
+    (
+        moves,
+        means,
+        errs,
+        r.exact,
+        r.worlds,
+        r.stopped,
+        horizon,
+        r.too_large,
+    )
 }
 
 /// The search of each world: `hand` (solved exactly to the end of the hand) or `round`.

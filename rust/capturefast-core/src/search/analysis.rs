@@ -79,6 +79,10 @@ pub fn analyze_to(
 /// [`Inference::observe`]) as the `pimc` bot weighs them: drawn 3 times over,
 /// resampled by weight. The means are then over the resampled worlds. A round `inference` does
 /// not know whole, or in which nobody else moved or declared, is sampled uniformly.
+///
+/// Under [`Horizon::Hand`] a world too large for the exact solver is refused
+/// ([`Error::TooLarge`]): these values are the hand's, never the round search's
+/// ([`analyze_position`] falls back to it instead, and says so).
 pub fn analyze_informed(
     rules: &Rules,
     view: &View,
@@ -89,7 +93,11 @@ pub fn analyze_informed(
     solver: &mut Solver,
 ) -> Result<Vec<(Move, f64, f64)>, Error> {
     let how = (worlds, seed, horizon);
-    analyze_until(rules, view, how, inference, solver, &Interrupt::default()).map(|a| a.moves)
+    let found = analyze_until(rules, view, how, inference, solver, &Interrupt::default())?;
+    match found.too_large {
+        Some(why) => Err(Error::TooLarge(why)),
+        None => Ok(found.moves),
+    }
 }
 
 /// What [`analyze_until`] found.
@@ -101,8 +109,10 @@ pub(crate) struct Found {
     /// Whether the interrupt ended the analysis early ([`WorldSums::stopped`]).
     pub(crate) stopped: bool,
     /// The horizon the values are to: the one asked, or [`Horizon::Round`] when the first
-    /// world's exact solve was cut short ([`search_world`]).
+    /// world's exact solve was cut short or refused as too large ([`search_world`]).
     pub(crate) horizon: Horizon,
+    /// The solver's message when it refused a world as too large ([`WorldSums::too_large`]).
+    pub(crate) too_large: Option<String>,
 }
 
 /// [`analyze_informed`], ended early when `interrupt` is due (after at least one world).
@@ -128,6 +138,8 @@ pub(crate) fn analyze_until(
     let mut round = RoundSearch::default();
     let fresh = worlds > 1 && !is_open(view);
     let mut weigh = inference.and_then(|i| i.weigher(rules, view));
+    // Once the first world is refused as too large, the round search values every world.
+    let mut refused = false;
     let sums = world_sums(
         rules,
         view,
@@ -136,9 +148,11 @@ pub(crate) fn analyze_until(
         interrupt,
         weigh.as_mut().map(|f| f as &mut WeighWorld),
         &mut |world, legal, first, values| {
-            let solver = (horizon == Horizon::Hand).then_some(&mut *solver);
+            let solver = (horizon == Horizon::Hand && !refused).then_some(&mut *solver);
             let stop = (interrupt, first);
-            search_world(rules, world, legal, solver, fresh, &mut round, stop, values)
+            let valued = search_world(rules, world, legal, solver, fresh, &mut round, stop, values);
+            refused |= matches!(valued, Ok(Some(Fallback::TooLarge(_))));
+            valued
         },
     )?;
     let n = f64::from(sums.worlds);
@@ -166,6 +180,7 @@ pub(crate) fn analyze_until(
         } else {
             horizon
         },
+        too_large: sums.too_large,
     })
 }
 
@@ -179,16 +194,64 @@ pub(crate) struct WorldSums {
     /// Whether the interrupt ended the search before its worlds (or cut the first world's
     /// exact solve short).
     pub(crate) stopped: bool,
-    /// Whether the first world's exact solve was cut short, so that the round search valued it
-    /// (and, the interrupt being due, no other world was searched).
+    /// Whether the first world's exact solve was cut short or refused as too large, so that
+    /// the round search valued it (and, the interrupt being due, no other world was searched;
+    /// or, the world being too large, the round search valued every world after it too).
     pub(crate) fell_back: bool,
+    /// The solver's message when it refused a world as too large ([`Error::TooLarge`]): the
+    /// first, valued by the round search (`fell_back`), or a later one, left out, which ends
+    /// the search (the worlds before it were solved exactly).
+    pub(crate) too_large: Option<String>,
+}
+
+impl WorldSums {
+    /// Takes in what the search of a world said (`later`: not the first world): whether the
+    /// search goes on. A later world that was stopped or refused as too large is left out and
+    /// ends it; any other error is the analysis's.
+    fn take(
+        &mut self,
+        valued: Result<Option<Fallback>, Error>,
+        later: bool,
+    ) -> Result<bool, Error> {
+        match valued {
+            Ok(None) => {}
+            Ok(Some(Fallback::Stopped)) => {
+                self.stopped = true;
+                self.fell_back = true;
+            }
+            Ok(Some(Fallback::TooLarge(why))) => {
+                self.fell_back = true;
+                self.too_large = Some(why);
+            }
+            Err(Error::Stopped(_)) if later => {
+                self.stopped = true;
+                return Ok(false);
+            }
+            Err(Error::TooLarge(why)) if later => {
+                self.too_large = Some(why);
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(true)
+    }
+}
+
+/// Why the round search valued a world whose exact solve was asked ([`search_world`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// The interrupt cut the solve short.
+    Stopped,
+    /// The solver refused the world as too large: its message ([`Error::TooLarge`]).
+    TooLarge(String),
 }
 
 /// Writes the value of each of the legal moves (the slice) in a world into the vector, and
-/// says whether it was cut short ([`search_world`]). `first`: the first world, which must be
-/// valued even if the interrupt comes.
+/// says whether the round search valued it instead of the exact solve asked, and why
+/// ([`search_world`]). `first`: the first world, which must be valued even if the interrupt
+/// comes or the solver refuses it.
 pub(crate) type ValueWorld<'a> =
-    dyn FnMut(&State, &[Move], bool, &mut Vec<f32>) -> Result<bool, Error> + 'a;
+    dyn FnMut(&State, &[Move], bool, &mut Vec<f32>) -> Result<Option<Fallback>, Error> + 'a;
 
 /// The weight of a drawn world (1 for every world when worlds are drawn uniformly).
 pub(crate) type WeighWorld<'a> = dyn FnMut(&State) -> f64 + 'a;
@@ -201,7 +264,8 @@ pub(crate) const DRAWS_PER_WORLD: u32 = 3;
 /// early once `interrupt` is due (after at least one), and sums the values `value_world` gives
 /// each legal move of the viewer in each world (the moves are the same in every world: they
 /// depend only on its hand, the table and a cut card it was shown). A world whose search the
-/// interrupt stops is left out, but for the first ([`search_world`]).
+/// interrupt stops, or the solver refuses as too large, is left out and ends the search, but
+/// for the first ([`search_world`]).
 ///
 /// With `weigh`, [`DRAWS_PER_WORLD`] times as many worlds are drawn and weighed, and `worlds`
 /// of them are resampled in proportion to their weights (systematic resampling): a world picked
@@ -238,6 +302,7 @@ pub(crate) fn world_sums(
         sum2: Vec::new(),
         stopped: false,
         fell_back: false,
+        too_large: None,
     };
     // The worlds to search, each with the number of times it counts.
     let mut picked: Vec<(State, u32)> = Vec::new();
@@ -298,16 +363,8 @@ pub(crate) fn world_sums(
             out.sum.resize(out.moves.len(), 0.0);
             out.sum2.resize(out.moves.len(), 0.0);
         }
-        match value_world(&world, &out.moves, w == 0, &mut values) {
-            Ok(cut) => {
-                out.stopped |= cut;
-                out.fell_back = cut;
-            }
-            Err(Error::Stopped(_)) if w > 0 => {
-                out.stopped = true;
-                break;
-            }
-            Err(e) => return Err(e),
+        if !out.take(value_world(&world, &out.moves, w == 0, &mut values), w > 0)? {
+            break;
         }
         let k = f64::from(count);
         for ((s, s2), &v) in out.sum.iter_mut().zip(&mut out.sum2).zip(&values) {
@@ -322,9 +379,10 @@ pub(crate) fn world_sums(
 
 /// The value of each of `legal` in `world` for the side to move: solved exactly by `solver`
 /// (to the end of the hand, its table cleared first if `fresh`) if there is one, else searched
-/// to the end of the round. The solve stops when `interrupt` is due ([`Error::Stopped`]); for
-/// the `first` world, which must be valued, the round search then values it instead, and the
-/// result says so (`true`: cut short).
+/// to the end of the round. The solve stops when `interrupt` is due ([`Error::Stopped`]), and
+/// the solver refuses a world past its node limit ([`Error::TooLarge`]); for the `first`
+/// world, which must be valued, the round search then values it instead, and the result says
+/// why (`None`: valued as asked). This is the one fallback of every analysis and of `pimc`.
 #[allow(clippy::too_many_arguments)] // one world's search: each argument is one of its inputs
 pub(crate) fn search_world(
     rules: &Rules,
@@ -335,10 +393,10 @@ pub(crate) fn search_world(
     round: &mut RoundSearch,
     (interrupt, first): (&Interrupt, bool),
     values: &mut Vec<f32>,
-) -> Result<bool, Error> {
+) -> Result<Option<Fallback>, Error> {
     let Some(solver) = solver else {
         round.move_values(rules, world, legal, values);
-        return Ok(false);
+        return Ok(None);
     };
     if fresh {
         // Worlds share almost no positions (their stocks and hidden hands differ): each gets
@@ -346,16 +404,19 @@ pub(crate) fn search_world(
         solver.clear();
     }
     let sol = match solver.until(interrupt.clone(), |s| s.solve(rules, world)) {
-        Err(Error::Stopped(_)) if first => {
+        Err(e @ (Error::Stopped(_) | Error::TooLarge(_))) if first => {
             round.move_values(rules, world, legal, values);
-            return Ok(true);
+            return Ok(Some(match e {
+                Error::TooLarge(why) => Fallback::TooLarge(why),
+                _ => Fallback::Stopped,
+            }));
         }
         sol => sol?,
     };
     debug_assert!(legal.iter().zip(&sol.move_values).all(|(a, b)| *a == b.0));
     values.clear();
     values.extend(sol.move_values.iter().map(|&(_, v)| v as f32));
-    Ok(false)
+    Ok(None)
 }
 
 /// One seat's analysis of a position ([`analyze_position`]).
@@ -374,8 +435,13 @@ pub struct SeatAnalysis {
     /// exact solve short (never when `exact`: nothing was left out).
     pub stopped: bool,
     /// The horizon the values are to: the one asked, or [`Horizon::Round`] when the interrupt
-    /// cut the first world's exact solve short and the round search valued that world.
+    /// cut the first world's exact solve short and the round search valued that world, or the
+    /// solver refused it as too large and the round search valued every world.
     pub horizon: Horizon,
+    /// Whether the exact solver refused a world as too large (past its node limit): the first
+    /// (the round search then values every world, `horizon` is [`Horizon::Round`]), or a later
+    /// one, left out, which ends the analysis (`worlds` are those solved before it).
+    pub too_large: bool,
 }
 
 /// The analysis of `state` for `seat`, which must be the seat to move: [`analyze_informed`]
@@ -421,6 +487,7 @@ pub fn analyze_position(
         worlds: found.worlds,
         stopped: found.stopped && !exact,
         horizon: found.horizon,
+        too_large: found.too_large.is_some(),
     })
 }
 
@@ -466,7 +533,7 @@ mod tests {
                     values += 1;
                     out.clear();
                     out.resize(moves.len(), 0.0);
-                    Ok(false)
+                    Ok(None)
                 },
             )
             .unwrap();
@@ -560,6 +627,43 @@ mod tests {
         )
         .unwrap();
         assert_eq!(cut.moves, round_one.moves);
+    }
+
+    #[test]
+    fn a_world_too_large_for_the_solver_falls_back_to_the_round_search() {
+        // A Scopone deal (nine-card hands) under a small node limit: the solver refuses the
+        // first world, and the round search values it and every world after it, as it values
+        // a first world cut short by a stop; the analysis says so. `analyze_informed`, whose
+        // values are the hand's, refuses instead.
+        let mut o = crate::game::options::Options::new(Game::Scopa, 4);
+        o.set(
+            "deal",
+            &crate::game::words::OptionValue::Str("scopone".into()),
+        )
+        .unwrap();
+        let rules = Rules::new(o).unwrap();
+        let state = State::new(&rules, 1);
+        let seat = state.to_move().unwrap();
+        let mut solver = Solver::new(1 << 16);
+        solver.set_plain_node_limit(20_000);
+        let none = Interrupt::default();
+        let how = (3, 5, Horizon::Hand);
+        let fell = analyze_position(&rules, &state, seat, how, None, &mut solver, &none).unwrap();
+        assert_eq!(
+            (fell.worlds, fell.stopped, fell.horizon, fell.too_large),
+            (3, false, Horizon::Round, true)
+        );
+        let round_how = (3, 5, Horizon::Round);
+        let round = analyze_position(&rules, &state, seat, round_how, None, &mut solver, &none);
+        let round = round.unwrap();
+        assert!(!round.too_large);
+        assert_eq!(fell.moves, round.moves);
+        let view = state.view(seat);
+        let err = analyze_informed(&rules, &view, 3, 5, Horizon::Hand, None, &mut solver);
+        assert!(
+            matches!(&err, Err(Error::TooLarge(m)) if m.contains("too large")),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::game::rules::Rules;
 use crate::game::state::Phase;
 use crate::game::view::{LazyView, View};
 use crate::game::world::is_open;
-use crate::search::analysis::{Horizon, WeighWorld, search_world, world_sums};
+use crate::search::analysis::{Fallback, Horizon, WeighWorld, search_world, world_sums};
 use crate::search::horizon::{Evaluation, RoundSearch};
 use crate::search::infer::{Inference, PlayModel};
 use crate::search::solver::{Interrupt, Solver};
@@ -155,6 +155,7 @@ impl PimcBot {
             flag: self.stop.clone(),
             node_end: None,
         };
+        let mut refused = false;
         let sums = world_sums(
             rules,
             view,
@@ -163,13 +164,17 @@ impl PimcBot {
             &interrupt,
             weigh.as_mut().map(|f| f as &mut WeighWorld),
             &mut |w, l, first, v| {
-                let solver = (horizon == Horizon::Hand)
+                // Once the first world is refused as too large, the round search values all.
+                let solver = (horizon == Horizon::Hand && !refused)
                     .then(|| solver.get_or_insert_with(|| Solver::new(PIMC_TT_ENTRIES)));
-                search_world(rules, w, l, solver, fresh, round, (&interrupt, first), v)
+                let valued =
+                    search_world(rules, w, l, solver, fresh, round, (&interrupt, first), v);
+                refused |= matches!(valued, Ok(Some(Fallback::TooLarge(_))));
+                valued
             },
         );
-        // Only a view that is not the seat's turn fails, or a world too large for the exact
-        // search of a variant (`horizon = hand`): a bot is never asked the first.
+        // Only a view that is not the seat's turn fails (a bot is never asked it): a world
+        // too large for the exact solver is valued by the round search.
         let Ok(sums) = sums else {
             return legal[0];
         };

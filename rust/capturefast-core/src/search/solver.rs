@@ -821,7 +821,7 @@ impl Solver {
             } else {
                 " without the shortcuts of the default rules"
             };
-            return Err(Error::Variant(format!(
+            return Err(Error::TooLarge(format!(
                 "this position is too large for the exact solver under these rules (more than \
                  {} nodes{why}): solve a later position",
                 self.plain_limit
