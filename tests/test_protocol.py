@@ -416,6 +416,27 @@ def test_go_answers_a_bestmove_when_a_world_is_too_large_for_the_solver() -> Non
     assert analysis[-1].startswith("analysis seat ") and " worlds 2 " in analysis[-1]
 
 
+def test_legal_on_the_view_of_a_seat_not_to_move_is_an_error_not_an_empty_list() -> None:
+    """A bare `legal` means the hand is over: a view whose seat is not to move gets an error
+    naming the seat to move instead (its moves depend on a hand the view hides)."""
+    state = cf.State.new(cf.Rules.scopa(), seed=1)
+    assert state.to_move == 0
+    other, mover = state.view(1).to_notation(), state.view(0).to_notation()
+    finished = state
+    while not finished.hand_over:
+        finished = finished.play(finished.legal_moves()[0])
+    lines = engine_process(
+        f"position notation {other}\nlegal\nposition notation {mover}\nlegal\n"
+        f"position notation {finished.view(1).to_notation()}\nlegal\n"
+    )
+    assert lines[1] == (
+        "error the view's seat is not to move (seat 0 is): 1; hint: seat 0's moves depend on "
+        "its hand, which this view hides: send seat 0's view, or the whole position"
+    )
+    assert moves_of(lines[3]) == [str(m) for m in state.legal_moves()]
+    assert lines[4:] == ["ok", "legal"]  # the hand is over
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no Node client")
 def test_node_client_plays_hands_against_the_engine() -> None:
     node = shutil.which("node")

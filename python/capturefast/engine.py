@@ -398,7 +398,16 @@ class Engine:
             self.send(f"notation {position.to_notation()}")
 
     def _legal(self, rest: str) -> None:
-        self.send(f"legal {_moves_text(self._position_now().legal_moves())}".rstrip())
+        position = self._position_now()
+        if isinstance(position, View) and position.to_move not in (None, position.seat):
+            # The mover's hand is hidden from this seat: no list, and not the empty one, which
+            # says the hand is over.
+            raise IllegalMoveError(
+                f"the view's seat is not to move (seat {position.to_move} is): {position.seat}\n"
+                f"hint: seat {position.to_move}'s moves depend on its hand, which this view "
+                f"hides: send seat {position.to_move}'s view, or the whole position"
+            )
+        self.send(f"legal {_moves_text(position.legal_moves())}".rstrip())
 
     def _status(self, rest: str) -> None:
         s = self._position_now()
