@@ -437,6 +437,28 @@ def test_legal_on_the_view_of_a_seat_not_to_move_is_an_error_not_an_empty_list()
     assert lines[4:] == ["ok", "legal"]  # the hand is over
 
 
+def test_an_over_long_line_gets_a_short_error_and_reading_goes_on() -> None:
+    """A line past the limit (64 KiB) is answered in its turn with an error that shows only
+    its start, never held whole, and the next lines are read; a line at the limit is read."""
+    limit = 64 * 1024
+    at_limit = "legal" + " " * (limit - len("legal"))
+    text = (
+        "position deal seed 1\nplay " + "A" * 5_000_000 + "\nlegal\n" + at_limit + "\n"
+        "play " + "\u00e9" * limit + "\nstatus\n"
+    )
+    lines = engine_process(text)
+    assert len(lines) == 6, [x[:80] for x in lines]
+    assert lines[1] == (
+        f"error a line is at most {limit} bytes, got one of 5000005 starting: "
+        "play AAAAAAAAAAAAAAAAAAAAAAAAAAA..."
+    )
+    assert lines[2].startswith("legal ") and lines[3] == lines[2]
+    # Counted in bytes: `é` is two.
+    assert lines[4].startswith(f"error a line is at most {limit} bytes, got one of {5 + 2 * limit}")
+    assert len(lines[4]) < 200
+    assert lines[5].startswith("status ")
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no Node client")
 def test_node_client_plays_hands_against_the_engine() -> None:
     node = shutil.which("node")

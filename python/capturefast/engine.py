@@ -15,7 +15,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from capturefast._core import Bot, Move, Rules, State, View, __version__
@@ -42,6 +42,13 @@ __all__ = ["Engine", "main"]
 
 # The moves a search or a bot is told at most: a round has at most 40 (4 hands of 10).
 MAX_HISTORY = 40
+
+# The longest command line read, in bytes without its line break: the JSON server's body
+# limit, far above the longest command (`position notation` with a notation line of at most
+# 4096 bytes and a hand's moves). A longer line is answered with an error and skipped.
+MAX_LINE = 64 * 1024
+# The start of an over-long line its error shows.
+_SHOWN = 32
 
 
 def _words_value(text: str) -> str | int | bool:
@@ -103,6 +110,13 @@ _NO_ARGUMENTS = frozenset(
 )
 
 
+class _TooLong:
+    """A line longer than `MAX_LINE`, skipped: its error, answered in the line's turn."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
 class Engine:
     """One engine session: the rules, the position, the options, and at most one search.
 
@@ -138,7 +152,7 @@ class Engine:
         # search. The lock keeps it in step with the numbers above across the two threads.
         self._stop = StopFlag()
         self._stop_lock = threading.Lock()
-        self._queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[int, str | _TooLong]] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
         self._solver = Solver()  # kept between searches: its table grows once
         self._fallback_told = False  # the search running has said why it fell back
@@ -190,13 +204,9 @@ class Engine:
         if word == "isready" and self._searching:
             self.send("readyok")
             return True
-        if self._worker is None:
-            self._worker = threading.Thread(target=self._run, name="capturefast-engine")
-            self._worker.daemon = True
-            self._worker.start()
-        self._seq += 1
-        self._queue.put((self._seq, " ".join(words)))
+        self._enqueue(" ".join(words))
         if word == "quit":
+            assert self._worker is not None
             self._worker.join()
             return False
         return True
@@ -234,6 +244,24 @@ class Engine:
         finally:
             self._searching = False
 
+    def too_long(self, start: str, size: int) -> None:
+        """Answers, in its turn, a line longer than `MAX_LINE` that was skipped: `size` is its
+        length and `start` its first characters, which the error shows (never the whole)."""
+        self._enqueue(
+            _TooLong(
+                f"a line is at most {MAX_LINE} bytes, got one of {size} starting: "
+                f"{start[:_SHOWN]}..."
+            )
+        )
+
+    def _enqueue(self, item: str | _TooLong) -> None:
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._run, name="capturefast-engine")
+            self._worker.daemon = True
+            self._worker.start()
+        self._seq += 1
+        self._queue.put((self._seq, item))
+
     def _run(self) -> None:
         while True:
             seq, line = self._queue.get()
@@ -241,6 +269,9 @@ class Engine:
                 self._running = seq
                 self._infinite = False  # until the command is a search that says so
                 self._sync_stop()
+            if isinstance(line, _TooLong):
+                self.error(line.message)
+                continue
             if line.split(maxsplit=1)[0] == "quit":
                 return
             self.run(line)
@@ -252,8 +283,7 @@ class Engine:
             self._ended = True
             self._sync_stop()
         if self._worker is not None:
-            self._seq += 1
-            self._queue.put((self._seq, "quit"))
+            self._enqueue("quit")
             self._worker.join()
 
     def quit(self) -> None:
@@ -553,14 +583,44 @@ class Engine:
         self.send("report " + json.dumps(report, separators=(",", ":")))
 
 
+def read_lines(inp: IO[bytes] | IO[str], limit: int = MAX_LINE) -> Iterator[str | tuple[str, int]]:
+    """The lines of `inp` without their line break, each at most `limit` bytes (characters
+    for a text stream); in place of a longer one, its start and its length, read to its end
+    but never held whole. Bytes are read as UTF-8, a byte that is not UTF-8 as U+FFFD."""
+    while True:
+        chunk = inp.readline(limit + 1)
+        if not chunk:
+            return
+        text = chunk.decode("utf-8", errors="replace") if isinstance(chunk, bytes) else chunk
+        if len(chunk) <= limit or _ends_line(chunk):
+            yield text.removesuffix("\n")
+            continue
+        size = len(chunk)
+        while True:
+            more = inp.readline(limit + 1)
+            size += len(more)
+            if not more or _ends_line(more):
+                break
+        if more:
+            size -= 1  # the line break
+        yield text, size
+
+
+def _ends_line(chunk: bytes | str) -> bool:
+    return chunk[-1:] in (b"\n", "\n")
+
+
 def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Reads commands from `stdin` until `quit` or the end of input; returns the exit status."""
+    inp: IO[bytes] | IO[str]
     if stdin is None:
-        # The protocol is UTF-8 whatever the locale; a byte that is not UTF-8 reads as U+FFFD
-        # and makes the word it is in a bad one, answered `error`, never a traceback.
-        sys.stdin.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+        # The protocol is UTF-8 whatever the locale: stdin is read as bytes (so that a line's
+        # length is counted in bytes), a byte that is not UTF-8 reads as U+FFFD and makes the
+        # word it is in a bad one, answered `error`, never a traceback.
+        inp = sys.stdin.buffer
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
-    inp = sys.stdin if stdin is None else stdin
+    else:
+        inp = stdin
     out = sys.stdout if stdout is None else stdout
     gone = threading.Event()
 
@@ -574,8 +634,10 @@ def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
             gone.set()  # the reader has gone: answer nothing more, read to the end
 
     engine = Engine(write)
-    for line in inp:
-        if not engine.handle(line):
+    for line in read_lines(inp):
+        if isinstance(line, tuple):
+            engine.too_long(*line)
+        elif not engine.handle(line):
             return 0
     engine.finish()
     return 0
