@@ -193,6 +193,13 @@ fn in_range<T: IntArg>(
     }
 }
 
+/// The name of `obj`'s type, for an error message (`?` if Python cannot give it).
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
+}
+
 /// `e`, raised extracting the int `what` from `obj`: a `TypeError` that names `what` (`PyO3`
 /// names the argument only where it extracts it itself), or `e` as it is.
 fn not_an_int(obj: &Bound<'_, PyAny>, what: &str, e: PyErr) -> PyErr {

@@ -192,12 +192,9 @@ fn open_jobs(states: &[Bound<'_, PyAny>]) -> PyResult<Vec<(Arc<Rules>, State)>> 
     let mut items = Vec::with_capacity(states.len());
     for (i, s) in states.iter().enumerate() {
         let s = s.cast::<PyState>().map_err(|_| {
-            let kind = s
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_string(), |n| n.to_string());
             pyo3::exceptions::PyTypeError::new_err(format!(
-                "states[{i}] must be a capturefast.State, got: {kind}"
+                "states[{i}] must be a capturefast.State, got: {}",
+                convert::type_name(s)
             ))
         })?;
         let g = s.get();
@@ -371,11 +368,7 @@ pub(crate) fn history_arg<'py>(
     if obj.is_none() {
         return Ok(None);
     }
-    let kind = |o: &Bound<'py, PyAny>| -> String {
-        o.get_type()
-            .name()
-            .map_or_else(|_| "?".to_string(), |n| n.to_string())
-    };
+    let kind = convert::type_name;
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(crate::errors::ArgumentError::new_err(format!(
             "history is a list of (State, move) pairs, got a string: {:.60}",

@@ -169,12 +169,9 @@ pub(crate) fn stop_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Arc<AtomicBool
         return Ok(None);
     }
     let flag = obj.cast::<PyStopFlag>().map_err(|_| {
-        let kind = obj
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_string(), |n| n.to_string());
         pyo3::exceptions::PyTypeError::new_err(format!(
-            "stop must be a capturefast.StopFlag or None, got: {kind}"
+            "stop must be a capturefast.StopFlag or None, got: {}",
+            convert::type_name(obj)
         ))
     })?;
     Ok(Some(Arc::clone(&flag.get().flag)))
