@@ -466,3 +466,21 @@ def test_adapters_take_a_preset_name_and_refuse_wrong_types() -> None:
         env.observe("nobody")
     action = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     env.step(np.int64(action))  # type: ignore[arg-type]
+
+
+def test_gymnasium_make_builds_the_registered_env() -> None:
+    gym = pytest.importorskip("gymnasium")
+    gym_env = pytest.importorskip("capturefast.envs.gym")
+    env = gym.make(gym_env.ENV_ID, rules="chkobba", opponents="greedy")
+    assert env.spec is not None and env.spec.id == "capturefast/Capture-v0"
+    assert env.unwrapped.rules == variants.rules("chkobba")
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(0)
+    _, info = env.reset(seed=3)
+    terminated = False
+    while not terminated:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, _, terminated, truncated, info = env.step(action)
+        assert not truncated
+    # The "module:id" form imports the module first.
+    assert gym.make("capturefast.envs.gym:" + gym_env.ENV_ID).unwrapped.rules == cf.Rules.scopa()

@@ -7,6 +7,11 @@
 - `CaptureVectorEnv`: a `gymnasium.vector.VectorEnv` of `num_envs` games in one Rust call,
   with the same-step autoreset of the core (`metadata["autoreset_mode"]`).
 
+Importing this module registers `CaptureEnv` as `ENV_ID` (`"capturefast/Capture-v0"`), so
+`gymnasium.make("capturefast/Capture-v0", rules="escoba", opponents="greedy")` builds it with
+Gymnasium's usual wrappers (the order of `reset` and `step` enforced, the passive checker);
+`gymnasium.make("capturefast.envs.gym:capturefast/Capture-v0")` imports the module first.
+
 Illegal actions follow Gymnasium's convention rather than the core's: `check_env` samples
 actions without the mask, so `CaptureEnv(illegal_action="terminate")` (the default) ends the
 episode with `illegal_reward` for the learner, as PettingZoo's `TerminateIllegalWrapper` does;
@@ -29,7 +34,9 @@ from capturefast._core import Rules, VecEnv
 from capturefast.envs._common import rules_arg, seat_players
 from capturefast.errors import ArgumentError
 
-__all__ = ["CaptureEnv", "CaptureVectorEnv"]
+__all__ = ["ENV_ID", "CaptureEnv", "CaptureVectorEnv"]
+
+ENV_ID = "capturefast/Capture-v0"
 
 _ILLEGAL = ("terminate", "raise")
 
@@ -219,3 +226,7 @@ class CaptureVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game's current decision (bool, `(num_envs, num_actions)`)."""
         return self._env.current()[1].copy()
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="capturefast.envs.gym:CaptureEnv")
