@@ -589,3 +589,63 @@ def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> Non
     while cards_left(later) > 16:
         later = later.play(later.legal_moves()[0])
     assert solver.solve(later).move_values == cf.Solver().solve(later).move_values
+
+
+_INTERRUPTED = """
+import os, signal, sys, threading, time
+import capturefast as cf
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+try:
+    {call}
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - start)
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # 30 million nodes before the solver gives up: seconds.
+        'cf.solve(cf.State.new(cf.variants.rules("scopone_scientifico"), 1))',
+        'cf.Solver().solve(cf.State.new(cf.variants.rules("scopone_scientifico"), 1))',
+        # Thousands of exact solves: tens of seconds.
+        'cf.analyze(cf.State.new(cf.Rules.scopa(), 5), worlds=10000, horizon="hand")',
+    ],
+)
+def test_ctrl_c_stops_a_long_query(call: str) -> None:
+    """Ctrl-C (SIGINT) during a long solve or analysis raises KeyboardInterrupt at once, as it
+    does in Python code, instead of after the query ends."""
+    script = _INTERRUPTED.format(call=call)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    words = out.stdout.split()
+    assert words[:1] == ["interrupted"], out.stdout + out.stderr
+    # Signals are looked for every 20 ms; the query alone runs for seconds.
+    assert float(words[1]) < 3.0, words
+
+
+def test_long_queries_on_the_main_thread_give_the_same_results() -> None:
+    """A query that runs past its first 100 ms on the main thread is run again on a helper
+    thread that Ctrl-C can stop: its results are those of the same query on another thread
+    (which runs it once), and its own limits still hold, a node budget counted once."""
+    state = cf.State.new(cf.Rules.scopa(), 5)
+    main = cf.analyze(state, worlds=200, horizon="hand")
+    box: dict[str, Any] = {}
+    worker = threading.Thread(
+        target=lambda: box.update(r=cf.analyze(state, worlds=200, horizon="hand"))
+    )
+    worker.start()
+    worker.join()
+    assert main == box["r"] and not main.stopped
+    big = cf.State.new(cf.variants.rules("scopone_scientifico"), 1)
+    flag = cf.StopFlag()
+    threading.Timer(0.3, flag.set).start()
+    with pytest.raises(cf.StoppedError):
+        cf.solve(big, stop=flag)
+    with pytest.raises(cf.StoppedError):
+        cf.solve(big, nodes=3_000_000)
+    cut = cf.analyze(state, worlds=10000, horizon="hand", time_ms=300)
+    assert cut.stopped and 0 < cut.worlds < 10000

@@ -82,6 +82,7 @@ def solve(
     Each thread keeps one solver for `solve` and `analyze`, so that a query pays only for its
     search: the table is allocated once, to the size the searches need, and reused (its entries
     stay exact between queries). Keep a `Solver` of your own to choose its size or clear it.
+    Ctrl-C stops a long query (`KeyboardInterrupt`), as `analyze` and a `Solver`'s queries.
 
     Args:
         state: a position with every card known, the stock order included (any `State`, or

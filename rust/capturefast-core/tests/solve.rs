@@ -888,8 +888,7 @@ fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
         let start = Instant::now();
         solver.set_interrupt(Interrupt {
             deadline: Some(start + Duration::from_millis(30)),
-            flag: None,
-            node_end: None,
+            ..Interrupt::default()
         });
         let err = solver.solve(&rules, &state).unwrap_err();
         assert!(matches!(err, Error::Stopped(_)), "{err}");
@@ -900,12 +899,21 @@ fn an_interrupt_stops_a_solve_and_leaves_the_table_exact() {
             start.elapsed()
         );
 
+        // The caller's flag, or the host's beside it (`cancel`), whichever the test sets.
         let flag = Arc::new(AtomicBool::new(false));
-        solver.set_interrupt(Interrupt {
-            deadline: None,
-            flag: Some(flag.clone()),
-            node_end: None,
-        });
+        let interrupt = if plain {
+            Interrupt {
+                flag: Some(flag.clone()),
+                ..Interrupt::default()
+            }
+        } else {
+            Interrupt {
+                flag: Some(Arc::new(AtomicBool::new(false))),
+                cancel: Some(flag.clone()),
+                ..Interrupt::default()
+            }
+        };
+        solver.set_interrupt(interrupt);
         let setter = {
             let flag = flag.clone();
             std::thread::spawn(move || {

@@ -29,6 +29,15 @@ pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) ->
     py.detach(f)
 }
 
+/// The thread the module was imported on, when that is Python's main thread: the one thread a
+/// Ctrl-C (`KeyboardInterrupt`) is raised in.
+static MAIN_THREAD: std::sync::OnceLock<std::thread::ThreadId> = std::sync::OnceLock::new();
+
+/// Whether this is Python's main thread (as far as the import saw it).
+pub(crate) fn on_main_thread() -> bool {
+    MAIN_THREAD.get() == Some(&std::thread::current().id())
+}
+
 /// The compiled core of capturefast.
 #[pymodule(gil_used = false)]
 mod _core {
@@ -59,7 +68,12 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
-        use pyo3::types::PyModuleMethods;
+        use pyo3::types::{PyAnyMethods, PyModuleMethods};
+        let threading = m.py().import("threading")?;
+        let main = threading.call_method0("main_thread")?;
+        if threading.call_method0("current_thread")?.is(&main) {
+            let _ = crate::MAIN_THREAD.set(std::thread::current().id());
+        }
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

@@ -139,14 +139,14 @@ pub(crate) fn check_open(state: &State) -> PyResult<()> {
 }
 
 /// The solution of an open position by `solver`, stopped with
-/// [`capturefast_core::Error::Stopped`] when `until` says so.
+/// [`capturefast_core::Error::Stopped`] when `interrupt` says so.
 pub(crate) fn solve_until(
     solver: &mut Solver,
     rules: &Rules,
     state: &State,
-    until: &Until,
+    interrupt: &Interrupt,
 ) -> Result<PySolution, capturefast_core::Error> {
-    let s = solver.until(until.on(solver), |solver| solver.solve(rules, state))?;
+    let s = solver.until(interrupt.clone(), |solver| solver.solve(rules, state))?;
     let moves = s
         .move_values
         .iter()
@@ -178,8 +178,14 @@ pub fn solve(
     let s = st.state;
     let until = Until::new(time_ms, stop, nodes);
     check(detached(py, move || {
-        with_thread_solver(tt_entries, |solver| solve_until(solver, &rules, &s, &until))
-    }))
+        with_thread_solver(tt_entries, |solver| {
+            until.run(
+                solver,
+                |_| false,
+                |solver, at| solve_until(solver, &rules, &s, at),
+            )
+        })
+    })?)
 }
 
 /// A thread count from Python: None for one per core (the core's 0).
@@ -344,7 +350,7 @@ impl Until {
         let interrupt = Interrupt {
             deadline: time_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
             flag: stop,
-            node_end: None,
+            ..Interrupt::default()
         };
         Until { interrupt, nodes }
     }
@@ -353,7 +359,85 @@ impl Until {
     pub(crate) fn on(&self, solver: &Solver) -> Interrupt {
         self.interrupt.clone().with_nodes(solver, self.nodes)
     }
+
+    /// Runs `work`, a query by `solver`, under these limits, so that Ctrl-C stops it.
+    ///
+    /// On Python's main thread (the one a `KeyboardInterrupt` is raised in) it runs here for
+    /// at most [`INLINE_SLICE`], which almost every query takes less than. One still running
+    /// then, and not stopped by its own limits (`stopped`: an `Ok` cut short), is run again from
+    /// the start on a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
+    /// `KeyboardInterrupt` stops the helper's search (the interrupt's `cancel` flag) and is the
+    /// outcome. Its values are the same, a query's values not depending on what the solver
+    /// searched before (its node count does). A budget of nodes counts from the first start.
+    /// Elsewhere `work` runs here, once: a thread that is not the main one gets no Ctrl-C.
+    pub(crate) fn run<T: Send>(
+        &self,
+        solver: &mut Solver,
+        stopped: impl Fn(&T) -> bool,
+        mut work: impl FnMut(&mut Solver, &Interrupt) -> Result<T, capturefast_core::Error> + Send,
+    ) -> Outcome<T> {
+        let limits = self.on(solver);
+        if !crate::on_main_thread() {
+            return Ok(work(solver, &limits));
+        }
+        let slice_end = Instant::now() + INLINE_SLICE;
+        let mut slice = limits.clone();
+        slice.deadline = Some(limits.deadline.map_or(slice_end, |d| d.min(slice_end)));
+        let first = work(solver, &slice);
+        let cut = match &first {
+            Err(capturefast_core::Error::Stopped(_)) => true,
+            Ok(value) => stopped(value),
+            Err(_) => false,
+        };
+        let own = limits.due() || limits.node_end.is_some_and(|end| solver.nodes() > end);
+        if !cut || own || Instant::now() < slice_end {
+            return Ok(first);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut again = limits;
+        again.cancel = Some(Arc::clone(&cancel));
+        std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel();
+            let helper = scope.spawn(move || {
+                let out = work(solver, &again);
+                let _ = done.send(());
+                out
+            });
+            loop {
+                if finished.recv_timeout(SIGNAL_POLL)
+                    == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                {
+                    if let Err(e) = Python::attach(check_signals) {
+                        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                        let _ = helper.join();
+                        return Err(e);
+                    }
+                    continue;
+                }
+                return Ok(helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            }
+        })
+    }
 }
+
+/// Runs the signal handlers Python has pending (`KeyboardInterrupt` from Ctrl-C raises).
+fn check_signals(py: Python<'_>) -> PyResult<()> {
+    py.check_signals()
+}
+
+/// A query's result, or the `KeyboardInterrupt` (or other signal handler's error) that stopped
+/// it ([`Until::run`]).
+pub(crate) type Outcome<T> = PyResult<Result<T, capturefast_core::Error>>;
+
+/// How long a query from Python's main thread runs where it was called before it moves to a
+/// helper thread that Ctrl-C can stop ([`Until::run`]). Starting a thread costs 0.1-0.15 ms
+/// on the project's machine, more than most queries take whole.
+const INLINE_SLICE: Duration = Duration::from_millis(100);
+
+/// How often the main thread looks for Ctrl-C while a helper thread runs a query.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// A move told to an analysis or a bot: the `State` before it and the move.
 pub(crate) type History<'a, 'py> = (PyRef<'a, PyState>, Bound<'py, PyAny>);
@@ -405,9 +489,7 @@ pub(crate) fn analyze_with(
     (worlds, seed, horizon): (u32, u64, &str),
     history: Option<&[History<'_, '_>]>,
     until: &Until,
-    with: impl FnOnce(
-        &mut dyn FnMut(&mut Solver) -> Result<SeatAnalysis, capturefast_core::Error>,
-    ) -> Result<SeatAnalysis, capturefast_core::Error>
+    with: impl FnOnce(&mut dyn FnMut(&mut Solver) -> Outcome<SeatAnalysis>) -> Outcome<SeatAnalysis>
     + Send,
 ) -> PyResult<Analysis> {
     let st = state.get();
@@ -435,12 +517,19 @@ pub(crate) fn analyze_with(
         .transpose()?;
     let r = detached(py, || {
         with(&mut |solver| {
-            let inference = inference.as_mut();
-            let interrupt = until.on(solver);
-            search::analysis::analyze_position(rules, s, seat, how, inference, solver, &interrupt)
+            until.run(
+                solver,
+                |a: &SeatAnalysis| a.stopped,
+                |solver, interrupt| {
+                    let inference = inference.as_mut();
+                    search::analysis::analyze_position(
+                        rules, s, seat, how, inference, solver, interrupt,
+                    )
+                },
+            )
         })
     });
-    Ok(analysis_py(&check(r)?))
+    Ok(analysis_py(&check(r?)?))
 }
 
 /// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads;

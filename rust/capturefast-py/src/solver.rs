@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use capturefast_core::{Error as CoreError, Rules, Solver, State};
+use capturefast_core::{Error as CoreError, Interrupt, Rules, Solver, State};
 use pyo3::prelude::*;
 
 use crate::convert;
@@ -33,12 +33,18 @@ impl PySolver {
         py: Python<'_>,
         state: &Bound<'_, PyState>,
         until: &Until,
-        run: impl FnOnce(&mut Solver, &Rules, &State, &Until) -> Result<T, CoreError> + Send,
+        run: impl Fn(&mut Solver, &Rules, &State, &Interrupt) -> Result<T, CoreError> + Send + Sync,
     ) -> PyResult<T> {
         let st = state.get();
         check_open(&st.state)?;
         let (rules, s) = (&st.rules.0, &st.state);
-        check(detached(py, || run(&mut self.lock(), rules, s, until)))
+        check(detached(py, || {
+            until.run(
+                &mut self.lock(),
+                |_| false,
+                |solver, at| run(solver, rules, s, at),
+            )
+        })?)
     }
 
     fn lock(&self) -> MutexGuard<'_, Solver> {
@@ -87,8 +93,8 @@ impl PySolver {
         #[pyo3(from_py_with = convert::arg::nodes)] nodes: Option<u64>,
     ) -> PyResult<i32> {
         let until = Until::new(time_ms, stop, nodes);
-        self.query(py, state, &until, |solver, rules, s, until| {
-            solver.until(until.on(solver), |solver| solver.value(rules, s))
+        self.query(py, state, &until, |solver, rules, s, at| {
+            solver.until(at.clone(), |solver| solver.value(rules, s))
         })
     }
 

@@ -293,6 +293,7 @@ pub(crate) fn world_sums(
             now + d.saturating_duration_since(now) / 2
         }),
         flag: interrupt.flag.clone(),
+        cancel: interrupt.cancel.clone(),
         node_end: None,
     };
     let mut out = WorldSums {
@@ -503,8 +504,7 @@ mod tests {
     fn due_now(due: bool) -> Interrupt {
         Interrupt {
             deadline: due.then(Instant::now),
-            flag: None,
-            node_end: None,
+            ..Interrupt::default()
         }
     }
 
@@ -564,9 +564,8 @@ mod tests {
         .unwrap();
         let flag = Arc::new(AtomicBool::new(false));
         let interrupt = Interrupt {
-            deadline: None,
             flag: Some(flag.clone()),
-            node_end: None,
+            ..Interrupt::default()
         };
         // The same worlds, the third stopped from inside its solve by a deadline of now.
         let mut n = 0;

@@ -279,7 +279,7 @@ impl IsmctsBot {
         let interrupt = Interrupt {
             deadline: self.time_limit.map(|limit| Instant::now() + limit),
             flag: self.stop.clone(),
-            node_end: None,
+            ..Interrupt::default()
         };
         let mut done = 0;
         let mut draws = Draws::new(view);

@@ -153,7 +153,7 @@ impl PimcBot {
         let interrupt = Interrupt {
             deadline: self.time_limit.map(|limit| Instant::now() + limit),
             flag: self.stop.clone(),
-            node_end: None,
+            ..Interrupt::default()
         };
         let mut refused = false;
         let sums = world_sums(

@@ -243,7 +243,7 @@ pub struct Solver {
 }
 
 /// When a search is to stop before it ends: at a deadline, once a flag another thread may set
-/// is set, once the solver has counted so many nodes, or at the first of these. The default
+/// is set (either of two), once the solver has counted so many nodes, or at the first of these. The default
 /// stops nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
@@ -251,6 +251,9 @@ pub struct Interrupt {
     pub deadline: Option<Instant>,
     /// A flag whose setting stops the search (read, never written, by the search).
     pub flag: Option<Arc<AtomicBool>>,
+    /// A second such flag, the host's own beside its caller's `flag` (the Python binding sets
+    /// it on Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
     /// The solver's node count ([`Solver::nodes`]) past which its solves stop: a budget of
     /// nodes for the solves of one query, however many worlds they are
     /// ([`Interrupt::with_nodes`]). The round search counts no solver nodes.
@@ -260,7 +263,10 @@ pub struct Interrupt {
 impl Interrupt {
     /// Whether it stops anything at all (a deadline, a flag or a node count is given).
     pub fn is_armed(&self) -> bool {
-        self.deadline.is_some() || self.flag.is_some() || self.node_end.is_some()
+        self.deadline.is_some()
+            || self.flag.is_some()
+            || self.cancel.is_some()
+            || self.node_end.is_some()
     }
 
     /// This interrupt, also stopping `solver`'s solves once they have searched `nodes` more
@@ -274,10 +280,9 @@ impl Interrupt {
     /// Whether the search must stop now: the deadline has passed or the flag is set (the node
     /// count is the solver's to compare).
     pub fn due(&self) -> bool {
-        self.flag
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        let set =
+            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        set(&self.flag) || set(&self.cancel) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
