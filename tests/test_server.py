@@ -179,6 +179,21 @@ def test_move_and_analyze(base: str) -> None:
     body = {"position": DEAL, "worlds": 1000, "nodes": 50_000, "horizon": "hand"}
     counted = post(base, "/analyze", body).json()
     assert counted["stopped"] and counted["nodes"] >= 50_000 and counted["worlds"] < 1000
+    assert counted["horizon"] == "hand" and an["horizon"] == "round" and an["fallback"] is None
+
+
+def test_a_hand_horizon_too_large_falls_back_and_says_so(base: str) -> None:
+    # A Scopone scientifico deal: the exact solver gives up on it (30 million nodes, seconds).
+    body = {
+        "rules": {"preset": "scopone_scientifico"},
+        "position": {"deal": {"seed": 1}},
+        "worlds": 2,
+        "horizon": "hand",
+    }
+    got = post(base, "/move", body)
+    assert got.status_code == 200, got.text
+    answer = got.json()
+    assert answer["horizon"] == "round" and answer["fallback"], answer
 
 
 def test_a_search_weighs_its_worlds_by_the_moves_of_the_position(base: str) -> None:

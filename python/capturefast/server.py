@@ -601,6 +601,8 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
             "stopped": result.stopped,
             "time_ms": result.time_ms,
             "nodes": result.nodes,
+            "horizon": result.horizon,
+            "fallback": result.fallback,
             "values": [
                 {"move": str(s.move), "mean": s.mean, "stderr": s.stderr} for s in result.moves
             ],
@@ -626,7 +628,17 @@ def create_app(time_limit_ms: int = 10_000) -> FastAPI:
     @app.post("/analyze", summary="each legal move's mean value over worlds, for the mover")
     async def analyze(q: SearchQuery, request: Request) -> dict[str, Any]:
         out = await search_answer(request, q, *_position_logged(q.rules, q.position))
-        keep = ("seat", "worlds", "exact", "stopped", "time_ms", "nodes", "values")
+        keep = (
+            "seat",
+            "worlds",
+            "exact",
+            "stopped",
+            "time_ms",
+            "nodes",
+            "horizon",
+            "fallback",
+            "values",
+        )
         return {k: out[k] for k in keep}
 
     @app.post("/solve", summary="the exact value of an open position and of each move")
