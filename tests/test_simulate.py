@@ -128,6 +128,24 @@ def test_matches_mode_dtypes_and_shapes(players: int) -> None:
     assert r.sweeps.shape == (n, 2) and r.dealer.shape == (n,)
 
 
+class _Trailer:
+    """Plays a card that captures nothing whenever one does: under optional capture, two of
+    them never score, and a match between them never reaches its target."""
+
+    def choose(self, view: cf.View) -> cf.Move:
+        moves = view.legal_moves()
+        return next((m for m in moves if not m.captures), moves[0])
+
+
+def test_a_match_that_never_ends_is_cut_at_10000_hands() -> None:
+    rules = Rules("scopa", compulsory_capture=False)
+    r = cf.simulate(rules, matches=1, bots=(_Trailer(), _Trailer()), duplicate=True)
+    assert r.match_winner is not None and r.match_hands is not None
+    assert r.match_winner.tolist() == [-1, -1] and r.match_hands.tolist() == [10_000, 10_000]
+    wins = r.summary().wins
+    assert wins is not None and wins[0].mean == wins[1].mean == 0.0, "neither team won"
+
+
 def test_matches_end_with_a_winner_at_the_target() -> None:
     for rules in (Rules.scopa(), Rules.escoba(players=4), Rules.scopa(target=21)):
         r = cf.simulate(rules, matches=60, bots=("random", "greedy"), seed=8, duplicate=True)

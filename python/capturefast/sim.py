@@ -349,7 +349,9 @@ class SimulationResult:
         sweeps: int8, shape (hands, 2): sweeps per side.
         dealer: int8, shape (hands,): the dealer's seat.
         match_scores: matches mode: int32, shape (matches, 2): final scores per side.
-        match_winner: matches mode: int8, shape (matches,): the side that won.
+        match_winner: matches mode: int8, shape (matches,): the side that won, or -1 for a
+            match that reached 10,000 hands without a winner and was cut there (bots that
+            never score).
         match_hands: matches mode: int32, shape (matches,): hands the match lasted.
     """
 
@@ -462,14 +464,17 @@ class SimulationResult:
         wins = hands_per_match = None
         if self.match_winner is not None and self.match_hands is not None:
             flip = np.arange(self.num_matches) % 2 == 1 if self.duplicate else False
-            team_a_won = (self.match_winner == 0) != flip
+            # -1: a match cut at 10,000 hands, won by neither team.
+            finished = self.match_winner >= 0
+            team_a_won = finished & ((self.match_winner == 0) != flip)
+            team_b_won = finished & ~team_a_won
 
             def per_deal(x: npt.NDArray[Any]) -> Estimate:
                 if self.duplicate and len(x):
                     x = x.astype(np.float64).reshape(-1, 2).mean(axis=1)
                 return Estimate.of(x)
 
-            wins = (per_deal(team_a_won), per_deal(~team_a_won))
+            wins = (per_deal(team_a_won), per_deal(team_b_won))
             hands_per_match = per_deal(self.match_hands)
         return Summary(
             teams=self.teams,

@@ -438,7 +438,7 @@ pub struct HandColumns {
 pub struct MatchColumns {
     /// Final scores per side: `scores[2 * row + side]`.
     pub scores: Vec<i32>,
-    /// The winning side.
+    /// The winning side, or -1 for a match cut at [`MAX_MATCH_HANDS`] hands.
     pub winner: Vec<i8>,
     /// Hands played in the match.
     pub hands: Vec<i32>,
@@ -663,6 +663,10 @@ impl<'a> MatchSlots<'a> {
 
 // ----- control -----
 
+/// The most hands a match of a run lasts: one still short of its target then (bots that never
+/// score, say) ends there unfinished, its winner -1, as `play_match_report`'s `max_hands` does.
+pub const MAX_MATCH_HANDS: u32 = 10_000;
+
 /// Progress and cancellation of a run, shared between the caller and the workers.
 #[derive(Debug, Default)]
 pub struct Control {
@@ -871,7 +875,10 @@ fn play_game(
             plan.trace.then_some(&mut *trace),
         )?;
         record(&s, state.dealer());
-        if plan.mode == Mode::Hands || state.match_over() {
+        if plan.mode == Mode::Hands
+            || state.match_over()
+            || state.hand_number() + 1 >= MAX_MATCH_HANDS
+        {
             return Some(state);
         }
         state
