@@ -221,12 +221,40 @@ def test_a_file_may_name_a_preset_and_override_it(tmp_path: Path) -> None:
         ("[1, 2]", "json", "list"),
         ("{", "json", "JSON"),
         ("game = 'scopa'\n", "yaml", "yaml"),
+        # A key given twice would be settled by its order: refused in JSON as TOML refuses it.
+        ('{"game": "escoba", "target": 31, "target": 41}', "json", "given twice: 'target'"),
+        ("game = 'escoba'\ntarget = 31\ntarget = 41\n", "toml", "TOML"),
+        # What Python cannot read is said in the engine's words, as a VariantError.
+        ('{"game": "scopa", "target": 1' + "0" * 5000 + "}", "json", "5001 digits, more than 4300"),
+        ("target = 1" + "0" * 5000 + "\n", "toml", "more digits than 4300"),
+        ("[" * 100_000 + "]" * 100_000, "json", "nested too deep"),
+        ("a = " + "[" * 100_000 + "]" * 100_000, "toml", "nested too deep"),
     ],
 )
 def test_bad_variant_files_are_refused(text: str, fmt: str, named: str) -> None:
     with pytest.raises(VariantError) as e:
         variants.loads(text, fmt)
     assert isinstance(e.value, ValueError)
+    assert named in str(e.value)
+
+
+def test_a_variant_is_read_from_text_only() -> None:
+    with pytest.raises(TypeError, match="the variant must be given as a str, got: int"):
+        variants.loads(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("d", "named"),
+    [
+        ({"game": None}, "game is a string (scopa, escoba or chkobba), got: NoneType"),
+        ({"game": "scopa", "players": "2"}, "players must be 2, or 4 in partnerships, got: '2'"),
+        ({"game": "scopa", "players": None}, "got: None"),
+    ],
+)
+def test_rules_from_dict_refuses_values_of_the_wrong_type(d: dict[str, object], named: str) -> None:
+    # Data, not arguments: a VariantError, as errors.py says of an option value in a dict.
+    with pytest.raises(VariantError) as e:
+        Rules.from_dict(d)
     assert named in str(e.value)
 
 

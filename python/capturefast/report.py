@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
-from capturefast import _core
+from capturefast import _core, _text
 from capturefast.errors import InvalidCardError, ReportError, VariantError
 
 if TYPE_CHECKING:
@@ -413,11 +413,7 @@ class _JsonReport(ABC):
     @classmethod
     def from_json(cls, text: str) -> Self:
         """The report of `to_json()`'s output, checked as in `from_dict`."""
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ReportError(f"cannot read the {cls._what} as JSON: {e}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(_text.read(text, "json", cls._what, ReportError))
 
 
 @dataclass(frozen=True)

@@ -765,8 +765,10 @@ def simulate(
         A `SimulationResult`. After Ctrl-C, the result of the deals that finished.
 
     Raises:
-        VariantError: (a ValueError) an unknown bot name, a wrong number of bots, a count or
-            seed out of range, or both or neither of ``hands`` and ``matches``.
+        VariantError: (a ValueError) an unknown bot name, a wrong number of bots, or both or
+            neither of ``hands`` and ``matches``.
+        ArgumentError: (a ValueError) a count, a seed or a thread count out of range.
+        TypeError: an argument of the wrong type.
         IllegalMoveError: a Python bot chose a move that is not legal.
     """
     req = SimRequest.of(rules, hands, matches, bots, duplicate, seed, threads)

@@ -14,7 +14,8 @@ with a 95% confidence interval over deals. The ranking orders the bots by their 
 difference against the whole field: per deal, the mean of their differences against every
 other bot, then the mean and interval over deals.
 
-With 4 players the two bots of a pair sit as partners: seats (a, b, a, b).
+With 4 players each bot of a pair plays in partnership with a copy of itself: seats 0 and 2
+(a, a) against seats 1 and 3 (b, b), the sides swapped in the deal's second game.
 """
 
 from __future__ import annotations

@@ -21,13 +21,13 @@ a `preset` and override some of its options.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
+from capturefast import _text
 from capturefast._core import Rules, presets
 from capturefast.errors import VariantError
 
@@ -217,20 +217,11 @@ def loads(text: str, format: str = "toml") -> Rules:
     """Rules from the text of a TOML or JSON variant file.
 
     Raises:
-        VariantError: text that does not parse, is not a flat table, or holds an invalid option.
+        TypeError: `text` is not a str.
+        VariantError: text that does not parse (a key given twice included), is not a flat
+            table, or holds an invalid option.
     """
-    d: Any
-    if _format(format) == "json":
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise VariantError(f"cannot read the variant as JSON: {e}") from None
-    else:
-        try:
-            d = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise VariantError(f"cannot read the variant as TOML: {e}") from None
-    return from_dict(d)
+    return from_dict(_text.read(text, _format(format), "variant", VariantError))
 
 
 def _format_of(path: Path) -> str:

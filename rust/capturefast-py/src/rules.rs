@@ -185,15 +185,30 @@ impl PyRules {
     #[staticmethod]
     fn from_dict(d: &Bound<'_, PyDict>) -> PyResult<Self> {
         let d = d.copy()?;
+        // A value of the wrong type in the dict is bad data, as a bad option value is: a
+        // `VariantError`, not the `TypeError` of a bad argument.
         let game: String = match d.get_item("game")? {
-            Some(g) => g.extract()?,
+            Some(g) => g.extract().map_err(|_| {
+                VariantError::new_err(format!(
+                    "game is a string (scopa, escoba or chkobba), got: {}",
+                    convert::type_name(&g)
+                ))
+            })?,
             None => return Err(VariantError::new_err("missing key: game")),
         };
         d.del_item("game")?;
         let players: i64 = match d.get_item("players")? {
             Some(p) => {
                 d.del_item("players")?;
-                convert::arg::players(&p)?
+                convert::arg::players(&p).map_err(|e| {
+                    if e.is_instance_of::<pyo3::exceptions::PyTypeError>(p.py()) {
+                        convert::bad_players(
+                            p.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
+                        )
+                    } else {
+                        e
+                    }
+                })?
             }
             None => 2,
         };
