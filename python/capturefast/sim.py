@@ -68,6 +68,7 @@ import numpy.typing as npt
 
 from capturefast._core import Move, Rules, View, sim_seeds, simulate_arrays
 from capturefast.errors import ArgumentError, VariantError
+from capturefast.variants import label
 
 if TYPE_CHECKING:
     from capturefast.distributed import RayExecutor
@@ -551,7 +552,8 @@ class SimulationResult:
         }
 
     def headline(self) -> str:
-        """One line: the game, the count, the bots."""
+        """One line: the game (and the rules when they are not its defaults, `variants.label`),
+        the count, the bots."""
         a, b = self.teams
         unit = "deals" if self.mode == "hands" else "matches"
         count = f"{self.completed:,} {unit}"
@@ -560,8 +562,8 @@ class SimulationResult:
         elif self.mode == "matches":
             count += f" ({self.num_hands:,} hands)"
         return (
-            f"{self.rules.game}, {self.rules.players} players, {count}, seed {self.seed}: "
-            f"A = {a}, B = {b}"
+            f"{label(self.rules)}, {self.rules.players} players, {count}, "
+            f"seed {self.seed}: A = {a}, B = {b}"
         )
 
     def __str__(self) -> str:

@@ -41,6 +41,7 @@ from capturefast.sim import (
     bot_label,
     progress_callback,
 )
+from capturefast.variants import label
 
 __all__ = ["Standing", "TournamentPlan", "TournamentResult", "tournament"]
 
@@ -174,7 +175,7 @@ class TournamentResult:
     def __str__(self) -> str:
         k = len(self.names)
         lines = [
-            f"tournament: {self.rules.game}, {self.rules.players} players, "
+            f"tournament: {label(self.rules)}, {self.rules.players} players, "
             f"{self.hands:,} duplicate deals per pair, seed {self.seed}"
         ]
         if self.interrupted:

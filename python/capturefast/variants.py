@@ -37,6 +37,7 @@ __all__ = [
     "describe",
     "dumps",
     "from_dict",
+    "label",
     "load",
     "loads",
     "preset_names",
@@ -122,6 +123,21 @@ def rules(name: str, *, players: int | None = None, **overrides: OptionValue) ->
     n = _players(default_players if players is None else players)
     options.update(overrides)
     return Rules(preset.game, players=n, **options)
+
+
+def label(rules: Rules) -> str:
+    """The game, and the rules when they are not its defaults, as a headline names them:
+    `scopa`, `scopa (cirulla)`, `scopa (cirulla, target=100)`, `chkobba (bermila=cascade)`.
+
+    In brackets: the nearest preset (unless it is the game's own) and the options that differ
+    from it, the core's choice, as the position notation writes the rules
+    (`Rules.to_notation()`: `cirulla[target=100]`).
+    """
+    preset, _, options = rules.to_notation().partition("[")
+    parts = [] if preset == rules.game else [preset]
+    if options:
+        parts += options.removesuffix("]").split(",")
+    return f"{rules.game} ({', '.join(parts)})" if parts else rules.game
 
 
 # --------------------------------------------------------------------------- dicts and files
