@@ -7,6 +7,11 @@
         --last-capturer 1 --rest-to 1
     capturefast rules cirulla --set target=100 --format toml
     capturefast rules --list
+    capturefast simulate --preset cirulla --set target=100 --bots expert greedy --matches 100
+
+`simulate`, `tournament`, `solve` and `analyze` play a game's defaults (`--game`), a preset
+(`--preset NAME`) or a variant file as `rules --format toml|json` writes it (`--rules FILE`),
+with `--set NAME=VALUE` options on top.
 
 Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
 ``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
@@ -37,7 +42,7 @@ from capturefast.records import GameRecord
 from capturefast.sim import SimRequest, SimulationResult, simulate
 from capturefast.solve import ReviewRow
 from capturefast.tournament import tournament
-from capturefast.variants import PRESETS, describe, dumps
+from capturefast.variants import PRESETS, describe, dumps, load, preset_names
 from capturefast.variants import rules as preset_rules
 
 __all__ = ["main"]
@@ -101,8 +106,9 @@ def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str])
         known = [o for o in parser._option_string_actions if o.startswith("--")]
         close = _close(flag, known)
         return f"{message}\nhint: did you mean {close}?" if close else message
-    # The library's "unknown bot (expected one of random, greedy, ...): grredy" and the like.
-    m = re.fullmatch(r"unknown [\w ]+ \(expected one of ([^)]*)\): (\S+)", message)
+    # The library's "unknown bot (expected one of random, greedy, ...): grredy" and the like,
+    # maybe after where it was found ("argument --rules: house.toml: unknown option ...").
+    m = re.search(r"\bunknown [\w ]+ \(expected one of ([^)]*)\): (\S+)\Z", message)
     if m:
         close = _close(m[2], m[1].split(", "))
         return f"{message}\nhint: did you mean {close}?" if close else message
@@ -178,8 +184,67 @@ def _option(text: str, *, preset: bool = False) -> Option:
     return name.strip().replace("-", "_"), value
 
 
-def _rules(game: str, players: int, options: list[Option]) -> Rules:
-    return Rules(game, players=players, **dict(options))
+def _preset_name(text: str) -> str:
+    """An argparse type: a preset name (`preset_names()`; `-` may stand for `_`, any case)."""
+    name = text.strip().lower().replace("-", "_")
+    names = preset_names()
+    if name not in names:
+        close = _close(name, names)
+        hint = f"\nhint: did you mean {close}?" if close else ""
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(names)}, got: {text}{hint}")
+    return name
+
+
+def _rule_sets(p: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rules]:
+    """The rules of each run from `--game`, `--players`, `--preset`, `--rules` and `--set`:
+    the one place the command line builds `Rules`. Several only for `simulate`'s `--game all`
+    and `--players 0`; `--set` applies on top of the game, the preset or the file.
+
+    Raises:
+        _UsageError: an unreadable variant file or one that holds no variant, or a player
+            count the file does not play.
+        CaptureFastError: an option or player count the game or preset refuses.
+    """
+    options = dict(args.option)
+    default_game, default_players = args.rules_defaults
+    if args.rules is not None:
+        try:
+            base = load(args.rules)
+        except OSError as e:
+            p.error(f"argument --rules: cannot read the variant file ({e.strerror}): {args.rules}")
+        except CaptureFastError as e:
+            p.error(f"argument --rules: {args.rules}: {e}")
+        if args.players is not None and args.players != base.players:
+            p.error(
+                f"argument --players: the variant file {args.rules} is for {base.players} "
+                f"players, got: {args.players}"
+            )
+        if not options:
+            return [base]
+        return [Rules(base.game, players=base.players, **{**base.options, **options})]
+    if args.preset is not None:
+        own = int(PRESETS[args.preset].overrides.get("players", 2))
+        counts = [own] if args.players is None else [2, 4] if args.players == 0 else [args.players]
+        for n in counts:
+            try:
+                preset_rules(args.preset, players=n)
+            except CaptureFastError:  # scopone and its scientifico deal need 4 players
+                p.error(
+                    f"argument --players: the preset {args.preset} is for {own} players, got: "
+                    f"{args.players}"
+                )
+        return [preset_rules(args.preset, players=n, **options) for n in counts]
+    game = default_game if args.game is None else args.game
+    players = default_players if args.players is None else args.players
+    games = GAMES if game == "all" else (game,)
+    counts = [2, 4] if players == 0 else [players]
+    return [Rules(g, players=n, **options) for g, n in itertools.product(games, counts)]
+
+
+def _rules(p: argparse.ArgumentParser, args: argparse.Namespace) -> Rules:
+    """The one rule set of a subcommand that runs under one (its `--game` takes no `all`)."""
+    [rules] = _rule_sets(p, args)
+    return rules
 
 
 def _threads(n: int) -> int | None:
@@ -206,21 +271,19 @@ def _write_csv(out: IO[str], results: list[SimulationResult], level: str) -> Non
 
 
 def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    games = GAMES if args.game == "all" else (args.game,)
-    players = (2, 4) if args.players == 0 else (args.players,)
-    if args.csv and len(games) > 1:
+    # Every run's rules and arguments are checked before the first run starts and before the
+    # records file is created or replaced (an option only some of the games take fails up front).
+    runs = _rule_sets(p, args)
+    if args.csv and len({r.game for r in runs}) > 1:
         p.error("--csv writes one table, and the games' categories differ: choose one --game")
     matches = args.matches is not None
     count = args.matches if matches else (args.hands or _DEFAULT_HANDS)
     text = not (args.json or args.csv)
-    runs = [(game, n) for game, n in itertools.product(games, players)]
     bots = args.bots[0] if len(args.bots) == 1 else args.bots
     records: IO[str] | None = None
-    # Every run's arguments are checked before the first run starts and before the records
-    # file is created or replaced (an option only some of the games take fails up front).
-    for game, n in runs:
+    for rules in runs:
         req = SimRequest.of(
-            _rules(game, n, args.option),
+            rules,
             None if matches else count,
             count if matches else None,
             bots,
@@ -236,11 +299,11 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             p.error(f"cannot write the records file: {args.records}: {e.strerror}")
     results: list[SimulationResult] = []
     try:
-        for game, n in runs:
+        for rules in runs:
             if records is not None and results:
                 records.write("\n")  # a blank line before the next run's first game
             r = simulate(
-                _rules(game, n, args.option),
+                rules,
                 None if matches else count,
                 matches=count if matches else None,
                 bots=bots,
@@ -254,7 +317,8 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             if text:
                 rate = r.num_hands / r.seconds if r.seconds > 0 else float("inf")
                 print(
-                    f"\n{game}, {n} players: {r.num_hands} hands in {r.seconds:.3f} s "
+                    f"\n{rules.game}, {rules.players} players: {r.num_hands} hands in "
+                    f"{r.seconds:.3f} s "
                     f"({rate:,.0f} hands/s, {r.threads} thread{'' if r.threads == 1 else 's'})"
                 )
                 print(r)
@@ -352,7 +416,7 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     t = tournament(
-        _rules(args.game, args.players, args.option),
+        _rules(p, args),
         args.bots,
         args.hands,
         seed=args.seed,
@@ -403,17 +467,39 @@ def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _game_options(s: argparse.ArgumentParser, *, game_all: bool = False) -> None:
-    """Game, players and variant options (`game_all`: also "all" games and both counts)."""
+    """Game, preset or variant file, players and variant options (`game_all`: also "all"
+    games and both counts); `_rule_sets` reads them. `--game`, `--preset` and `--rules` exclude
+    each other, so `--game` has no default here: `rules_defaults` holds the game's and the
+    player count's when neither `--preset` nor `--rules` is given."""
+    which = s.add_mutually_exclusive_group()
     if game_all:
+        which.add_argument("--game", choices=(*GAMES, "all"), help="default: all, one run each")
         s.add_argument(
-            "--game", choices=(*GAMES, "all"), default="all", help="default: all, one run each"
+            "--players",
+            type=int,
+            choices=(0, 2, 4),
+            help="0: one run with 2 and one with 4 (the default without --preset or --rules, "
+            "which play their own count)",
         )
-        s.add_argument(
-            "--players", type=int, choices=(0, 2, 4), default=0, help="default 0: both 2 and 4"
-        )
+        s.set_defaults(rules_defaults=("all", 0))
     else:
-        s.add_argument("--game", choices=GAMES, default="scopa", help="default: scopa")
-        s.add_argument("--players", type=int, choices=(2, 4), default=2, help="default: 2")
+        which.add_argument("--game", choices=GAMES, help="default: scopa")
+        s.add_argument(
+            "--players", type=int, choices=(2, 4), help="default: 2, or the preset's or file's"
+        )
+        s.set_defaults(rules_defaults=("scopa", 2))
+    which.add_argument(
+        "--preset",
+        type=_preset_name,
+        metavar="NAME",
+        help="play a preset instead of a game's defaults (see `capturefast rules --list`)",
+    )
+    which.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="play the variant of a .toml or .json file, as `capturefast rules NAME --format "
+        "toml` writes it",
+    )
     s.add_argument(
         "--set",
         "-o",
@@ -456,7 +542,7 @@ def _solver(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # `move` reads its rules from the notation line; `solve` and `analyze` may too.
     if args.command == "move":
         return run_solver(None, args)
-    return run_solver(_rules(args.game, args.players, args.option), args)
+    return run_solver(_rules(p, args), args)
 
 
 def _engine(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
