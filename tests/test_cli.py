@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import capturefast as cf
 import pytest
@@ -386,6 +388,104 @@ def test_tournament_bad_arguments() -> None:
         assert "Traceback" not in proc.stderr
 
 
+# ----- presets and variant files -----
+
+
+def _runs(p: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
+    """A `simulate --json` output without its timing, which varies from run to run."""
+    assert p.returncode == 0, p.stderr
+    runs = json.loads(p.stdout)
+    for r in runs:
+        del r["seconds"]
+    return runs
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_a_variant_file_of_rules_plays_as_its_preset(tmp_path: Path, fmt: str) -> None:
+    written = run("rules", "cirulla", "--set", "target=100", "--format", fmt)
+    assert written.returncode == 0, written.stderr
+    house = tmp_path / f"house.{fmt}"
+    house.write_text(written.stdout, encoding="utf-8")
+    args = ("--hands", "50", "--bots", "greedy", "random", "--threads", "1", "--json")
+    from_file = _runs(run("simulate", "--rules", str(house), *args))
+    from_preset = _runs(run("simulate", "--preset", "cirulla", "--set", "target=100", *args))
+    assert from_file == from_preset
+    [r] = from_file
+    assert (r["game"], r["players"]) == ("scopa", 2)
+    assert r["options"] == {**cf.variants.rules("cirulla").options, "target": 100}
+    # `--set` applies on top of the file, as on top of the preset.
+    over = _runs(run("simulate", "--rules", str(house), "--set", "target=21", *args))
+    assert over[0]["options"]["target"] == 21
+    assert over[0]["options"]["capture"] == "match_or_fifteen"
+
+
+def test_a_preset_plays_its_own_player_count_unless_told() -> None:
+    def runs(*args: str) -> list[tuple[object, object]]:
+        out = _runs(run("simulate", "--hands", "5", "--json", *args))
+        return [(r["game"], r["players"]) for r in out]
+
+    assert runs("--preset", "scopone") == [("scopa", 4)]
+    assert runs("--preset", "scopa") == [("scopa", 2)]
+    assert runs("--preset", "scopa", "--players", "4") == [("scopa", 4)]
+    assert runs("--preset", "Scopa-D-Assi", "--players", "0") == [("scopa", 2), ("scopa", 4)]
+    p = run("tournament", "--preset", "scopone", "--bots", "random", "greedy", "--hands", "5")
+    assert p.returncode == 0, p.stderr
+    assert "tournament: scopa (scopone), 4 players, 5 duplicate deals per pair" in p.stdout
+    p = run("solve", "--preset", "scopa_a_15", *OPEN, "--json")
+    assert p.returncode == 0, p.stderr
+
+
+def test_the_headline_names_rules_that_are_not_the_games_defaults() -> None:
+    def headline(*args: str) -> str:
+        p = run("simulate", "--hands", "20", *args)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.splitlines()[2]
+
+    assert headline("--game", "chkobba", "--players", "2").startswith("chkobba, 2 players, 20")
+    assert headline("--game", "chkobba", "--players", "2", "-o", "bermila=cascade").startswith(
+        "chkobba (bermila=cascade), 2 players, 20 deals"
+    )
+    assert headline("--preset", "cirulla").startswith("scopa (cirulla), 2 players, 20 deals")
+    assert headline("--preset", "cirulla", "--set", "target=100").startswith(
+        "scopa (cirulla, target=100), 2 players, 20 deals"
+    )
+    # Rules equal to a preset are named by it however they were given.
+    assert headline("--game", "scopa", "--players", "2", "-o", "capture=fifteen").startswith(
+        "scopa (scopa_a_15), 2 players"
+    )
+    p = run(
+        "tournament", "--game", "chkobba", "-o", "bermila=cascade", "-o", "cut_card=false",
+        "--bots", "random", "greedy", "--hands", "5",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("tournament: chkobba (bermila=cascade, cut_card=false), 2 players")
+
+
+def test_bad_variant_files_are_usage_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "scopa"\ntarget = 0\n', encoding="utf-8")
+    assert_usage_error(run("simulate", "--rules", str(bad), "--hands", "5"), "got: 0", None)
+    broken = tmp_path / "broken.toml"
+    broken.write_text("game = \n", encoding="utf-8")
+    p = run("tournament", "--rules", str(broken), "--bots", "random", "greedy")
+    assert_usage_error(p, ")", None)
+    assert f"argument --rules: {broken}: cannot read the variant as TOML" in p.stderr
+    typo = tmp_path / "typo.json"
+    typo.write_text('{"game": "scopa", "targte": 21}', encoding="utf-8")
+    p = run("simulate", "--rules", str(typo), "--hands", "5")
+    assert_usage_error(p, ": targte", "did you mean target?")
+    four = tmp_path / "four.toml"
+    four.write_text(run("rules", "scopone", "--format", "toml").stdout, encoding="utf-8")
+    p = run("simulate", "--rules", str(four), "--players", "2", "--hands", "5")
+    assert_usage_error(p, "got: 2", None)
+    assert f"the variant file {four} is for 4 players" in p.stderr
+    p = run("solve", "--rules", str(tmp_path), *OPEN)
+    assert_usage_error(p, f"got: {tmp_path.name}", None)
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    assert_usage_error(run("solve", "--rules", str(folder), *OPEN), f": {folder}", None)
+
+
 def _help_examples() -> list[str]:
     """The example commands of the command line's help (the docstrings `--help` prints), each
     joined across its backslash-continued lines."""
@@ -519,6 +619,22 @@ BAD_INPUTS = [
     (["tournament", "--bots", "random", "greedy", "--game", "all"], "got: all", None),
     (["tournament", "--bots", "random", "greedy", "--players", "0"], "got: 0", None),
     (["tournament", "--bots", "random", "greedy", "--treads", "1"], "--treads 1", "--threads"),
+    # --preset and --rules, for every subcommand that takes --game
+    (["simulate", "--preset", "cirula"], "got: cirula", "did you mean cirulla?"),
+    (["tournament", "--bots", "random", "greedy", "--preset", "xx"], "got: xx", None),
+    (["solve", *OPEN, "--preset", "scopon"], "got: scopon", "did you mean scopone?"),
+    (["analyze", *SEEN, "--preset", "cirula"], "got: cirula", "did you mean cirulla?"),
+    (["simulate", "--preset", "cirulla", "--game", "scopa"], "with argument --preset", None),
+    (
+        ["tournament", "--bots", "random", "greedy", "--rules", "a.toml", "--game", "escoba"],
+        "with argument --rules",
+        None,
+    ),
+    (["simulate", "--preset", "scopa", "--rules", "a.toml"], "with argument --preset", None),
+    (["simulate", "--preset", "scopone", "--players", "2"], "4 players, got: 2", None),
+    (["simulate", "--preset", "cirulla", "--set", "targte=1"], ": targte", "did you mean target?"),
+    (["simulate", "--rules", "/nonexistent/house.toml"], ": /nonexistent/house.toml", None),
+    (["simulate", "--rules", "house.txt"], "got: house.txt", None),
     # rules
     (["rules", "nonsense"], ": nonsense", None),
     (["rules", "cirula"], ": cirula", "did you mean cirulla?"),
