@@ -98,6 +98,9 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
         (["simulate", "--hands", "5", "-o", "players=4"], ["--players", "players=4"]),
         (["tournament", "--bots", "random", "greedy", "-o", "game=escoba"], ["--game"]),
         (["rules", "scopa", "--set", "players=4"], ["--players"]),
+        # An option given twice: which value wins would be the order's.
+        (["simulate", "--hands", "5", "--set", "target=5", "-o", "target=7"], ["twice", "target"]),
+        (["rules", "scopa", "--set", "target=5", "--set", "target=7"], ["twice", "target"]),
         (["simulate", "--hands", "5", "--bots", "pimc:worlds=10001"], ["worlds", "10000"]),
         ([], ["command"]),
         (["play"], ["play"]),

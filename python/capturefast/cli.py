@@ -195,6 +195,17 @@ def _preset_name(text: str) -> str:
     return name
 
 
+def _options(p: argparse.ArgumentParser, given: list[Option]) -> dict[str, str | int | bool]:
+    """The `--set` options as a dict; an option given twice is a usage error naming it, as a
+    notation line and a variant file refuse it (which value wins would be the order's)."""
+    options: dict[str, str | int | bool] = {}
+    for name, value in given:
+        if name in options:
+            p.error(f"argument --set: the option is given twice: {name}")
+        options[name] = value
+    return options
+
+
 def _rule_sets(p: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rules]:
     """The rules of each run from `--game`, `--players`, `--preset`, `--rules` and `--set`:
     the one place the command line builds `Rules`. Several only for `simulate`'s `--game all`
@@ -205,7 +216,7 @@ def _rule_sets(p: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rul
             count the file does not play.
         CaptureFastError: an option or player count the game or preset refuses.
     """
-    options = dict(args.option)
+    options = _options(p, args.option)
     default_game, default_players = args.rules_defaults
     if args.rules is not None:
         try:
@@ -454,7 +465,7 @@ def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 0
     if args.name is None:
         p.error("give a preset name (see `capturefast rules --list`)")
-    overrides = dict(args.set)
+    overrides = _options(p, args.set)
     r = preset_rules(args.name, players=args.players, **overrides)
     if args.format == "text":
         changes = "".join(f", {k}={json.dumps(v)}" for k, v in overrides.items())
