@@ -98,6 +98,8 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
         (["simulate", "--hands", "5", "-o", "players=4"], ["--players", "players=4"]),
         (["tournament", "--bots", "random", "greedy", "-o", "game=escoba"], ["--game"]),
         (["rules", "scopa", "--set", "players=4"], ["--players"]),
+        # A 4-player deal with --players left at both counts: the hint says which to give.
+        (["simulate", "--game", "scopa", "--hands", "5", "--set", "deal=scopone"], ["--players 4"]),
         # An option given twice: which value wins would be the order's.
         (["simulate", "--hands", "5", "--set", "target=5", "-o", "target=7"], ["twice", "target"]),
         (["rules", "scopa", "--set", "target=5", "--set", "target=7"], ["twice", "target"]),

@@ -112,6 +112,9 @@ def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str])
     if m:
         close = _close(m[2], m[1].split(", "))
         return f"{message}\nhint: did you mean {close}?" if close else message
+    # An option for 4 players only (the Scopone deals) with `--players` not given.
+    if re.search(r"\bneeds 4 players\b", message) and "--players" not in argv:
+        return f"{message}\nhint: give --players 4"
     return message
 
 
