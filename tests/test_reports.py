@@ -608,3 +608,168 @@ def test_bad_match_input() -> None:
 def test_play_match_report_refuses_an_unknown_bot() -> None:
     with pytest.raises(VariantError, match=r"unknown bot .*: greedy"):
         play_match_report(Rules.scopa(), 1, bot="greedy")
+
+
+# --------------------------------------------------------------------------- evidence v piles
+
+
+def variant_overrides(game: str) -> list[dict[str, Any]]:
+    """Overrides that change what the evidence holds: the primiera options (Scopa, Escoba) or
+    the bermila (Chkobba), each with the pile bonuses on."""
+    bonuses: dict[str, Any] = {"napola": True}
+    if game == "chkobba":
+        return [{"bermila": m, **bonuses} for m in REF_OPTIONS["bermila"].choices]
+    return [
+        {},
+        {"primiera_figures": "graded", **bonuses},
+        {"primiera_figures": "zero", "primiera_missing_suit": "zero", **bonuses},
+        {"primiera_mode": "most_sevens", "primiera_figures": "graded", **bonuses},
+        {"primiera_mode": "three_sevens", "primiera_missing_suit": "zero", **bonuses},
+        {
+            "re_bello": True,
+            "napola": True,
+            "napola_cap": 3,
+            "grande": 4,
+            "all_coins_bonus": 2,
+            "all_sevens_bonus": 3,
+        },
+    ]
+
+
+PRESET_CASES = [
+    pytest.param(name, players, id=f"{name}-{players}")
+    for name in variants.PRESETS
+    for players in (2, 4)
+]
+
+
+def finished_hand(rules: Rules, seed: int) -> HandReport:
+    rng = random.Random(seed)
+    state = State.new(rules, seed)
+    while not state.hand_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    return state.hand_report()
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESET_CASES)
+def test_finished_hands_of_every_preset_round_trip(preset: str, players: int) -> None:
+    try:
+        game = variants.rules(preset, players=players).game
+    except VariantError:  # Scopone is for 4 players only
+        pytest.skip(f"{preset} is not played by {players}")
+    for overrides in variant_overrides(game):
+        rules = variants.rules(preset, players=players, **overrides)
+        for seed in range(3):
+            rep = finished_hand(rules, seed)
+            d = rep.to_dict()
+            assert HandReport.from_dict(d) == rep, (preset, players, overrides, seed)
+            assert HandReport.from_json(rep.to_json()) == rep
+            # Without piles the evidence still loads (checked against itself).
+            assert HandReport.from_dict({**d, "piles": []}).counts == rep.counts
+
+
+def bonus_rules() -> Rules:
+    return Rules.scopa(re_bello=True, napola=True, grande=5, all_coins_bonus=2, all_sevens_bonus=3)
+
+
+def tampered(d: dict[str, Any], side: int, key: str, value: Any) -> dict[str, Any]:
+    """`d` with side `side`'s count `key` (or bonus `key`, its points moved along) set."""
+    d = copy.deepcopy(d)
+    if key in d["bonuses"]:
+        d["points"][side] += value - d["bonuses"][key][side]
+        d["bonuses"][key][side] = value
+    else:
+        d["counts"][side][key] = value
+    return d
+
+
+# BONUS_A under `bonus_rules`: A 75 (6C 7D 7H 5S), run 4, re bello 1, napola 4, grande 5;
+# B 78 (7C 6D 6H 7S), run 0, no bonus.
+TAMPERED = [
+    (0, "primiera", 1, r"side A's `primiera` is 1 but its pile gives: 75"),
+    (1, "primiera", None, r"side B's `primiera` is null \(invalid\) but its pile gives: 78"),
+    (
+        0,
+        "primiera_cards",
+        ["KC", "KD", "KH", "KS"],
+        r"side A's `primiera_cards` is \[KC KD KH KS\] but its pile gives: \[6C 7D 7H 5S\]",
+    ),
+    (0, "primiera_cards", ["6C", "7D", "7H"], r"`primiera_cards` is \[6C 7D 7H\] but"),
+    (1, "primiera_cards", ["6C", "6D", "6H", "7S"], r"side B's `primiera_cards` is \[6C"),
+    (0, "coin_run", 7, r"side A's `coin_run` is 7 but its pile gives: 4"),
+    (1, "coin_run", 3, r"side B's `coin_run` is 3 but its pile gives: 0"),
+    (0, "re_bello", 0, r"side A's `re_bello` bonus is 0 but its pile gives: 1"),
+    (1, "re_bello", 1, r"side B's `re_bello` bonus is 1 but its pile gives: 0"),
+    (0, "napola", 5, r"side A's `napola` bonus is 5 but its pile gives: 4 \(or from 3"),
+    (0, "napola", 2, r"side A's `napola` bonus is 2 but"),
+    (1, "napola", 3, r"side B's `napola` bonus is 3 but its pile gives: 0"),
+    (0, "grande", 0, r"side A's `grande` bonus is 0 but its pile gives: the rules' points"),
+    (1, "grande", 5, r"side B's `grande` bonus is 5 but its pile gives: 0"),
+    (0, "all_coins", 2, r"side A's `all_coins` bonus is 2 but its pile gives: 0"),
+    (1, "all_sevens", 3, r"side B's `all_sevens` bonus is 3 but its pile gives: 0"),
+]
+
+
+@pytest.mark.parametrize(("side", "key", "value", "message"), TAMPERED)
+def test_evidence_that_contradicts_the_piles_is_refused(
+    side: int, key: str, value: Any, message: str
+) -> None:
+    good = bonus_rules().score(piles(BONUS_A)).to_dict()
+    assert HandReport.from_dict(good).to_dict() == good
+    with pytest.raises(ReportError, match=message):
+        HandReport.from_dict(tampered(good, side, key, value))
+
+
+def test_a_capped_napola_and_the_rules_bonus_points_load() -> None:
+    good = bonus_rules().score(piles(BONUS_A)).to_dict()
+    for key, value in (("napola", 3), ("grande", 1), ("grande", 100)):
+        HandReport.from_dict(tampered(good, 0, key, value))
+    capped = variants.rules("scopa", napola=True, napola_cap=3).score(piles(BONUS_A))
+    assert capped.bonuses["napola"] == [3, 0]
+    assert HandReport.from_dict(capped.to_dict()) == capped
+
+
+def test_the_trial_escoba_setenta_is_refused() -> None:
+    d = finished_hand(Rules.escoba(), 1).to_dict()
+    pile = d["piles"][0]
+    assert "7D" in pile
+    d["counts"][0]["primiera"] = 1
+    d["counts"][0]["primiera_cards"] = ["KC", "KD", "KH", "KS"]
+    with pytest.raises(ReportError, match=r"side A's `primiera_cards` is \[KC KD KH KS\]"):
+        HandReport.from_dict(d)
+
+
+def test_both_sides_totals_follow_one_setting_of_the_primiera_options() -> None:
+    # A: 7C 7D 7H QS (flat 73, graded 72); B: QC 6D 6H 7S (flat 67, graded 66).
+    a = [r + "C" for r in "A234567JK"] + ["QS", "7D", "7H"]
+    flat = Rules.scopa().score(piles(a)).to_dict()
+    graded = Rules.scopa(primiera_figures="graded").score(piles(a)).to_dict()
+    assert [c["primiera"] for c in flat["counts"]] == [73, 67]
+    assert [c["primiera"] for c in graded["counts"]] == [72, 66]
+    for d in (flat, graded):
+        HandReport.from_dict(d)
+    mixed = tampered(flat, 0, "primiera", 72)
+    with pytest.raises(ReportError, match=r"side B's `primiera` is 67 but its pile gives: 66"):
+        HandReport.from_dict(mixed)
+
+
+def test_evidence_without_piles_is_checked_against_itself() -> None:
+    good = bonus_rules().score(piles(BONUS_A)).to_dict()
+    bare = {**good, "piles": []}
+    assert HandReport.from_dict(bare).counts == good["counts"]
+    cases = [
+        (0, "primiera", 80, r"side A's `primiera` is 80 but its primiera cards give"),
+        (0, "primiera_cards", ["6C", "7C", "7H", "5S"], r"side A's `primiera_cards` is"),
+        (1, "coin_run", 3, r"side B's `coin_run` is 3 but its `coins` are: 2"),
+        (0, "napola", 5, r"side A's `napola` bonus is 5 but its coin_run gives: 4"),
+    ]
+    for side, key, value, message in cases:
+        with pytest.raises(ReportError, match=message):
+            HandReport.from_dict(tampered(bare, side, key, value))
+
+
+def test_primiera_cards_are_read_as_the_engine_spells_them() -> None:
+    rep = Rules.scopa().score(piles(SCOPA_A))
+    d = rep.to_dict()
+    d["counts"][1]["primiera_cards"] = ["7c", "6d", "6h", "7s"]
+    assert HandReport.from_dict(d) == rep

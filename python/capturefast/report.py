@@ -224,6 +224,174 @@ def _check_totals(
             )
 
 
+# The values of the options that change a side's primiera total (V-S2, V-S4), which a report
+# does not carry: its totals must be what one setting of them gives, the same for both sides.
+_PRIMIERA_OPTIONS: Final = (
+    ("primiera_figures", ("flat", "graded", "zero")),
+    ("primiera_missing_suit", ("invalid", "zero")),
+)
+# The pile bonuses, which the piles decide (`declarations` come from the deal, not the piles).
+_PILE_BONUSES: Final = ("re_bello", "napola", "grande", "all_coins", "all_sevens")
+_DECK: Final = tuple(r + s for r in _RANKS for s in _SUITS)
+
+
+@functools.cache
+def _scorers(game: str) -> tuple[Rules, ...]:
+    """Rules of `game`, one per setting of the primiera options it takes, each scoring every
+    pile bonus at its least: 1 point, the napola uncapped (what the piles decide, whatever
+    points the rules give)."""
+    settings: list[dict[str, Any]] = [{}]
+    for name, values in _PRIMIERA_OPTIONS:
+        try:
+            _core.Rules(game, 2, **{name: values[0]})
+        except VariantError:  # an option the game does not take: it plays the default
+            continue
+        settings = [{**s, name: v} for s in settings for v in values]
+    bonuses: dict[str, Any] = {
+        "re_bello": True,
+        "napola": True,
+        "grande": 1,
+        "all_coins_bonus": 1,
+        "all_sevens_bonus": 1,
+    }
+    out = [_core.Rules(game, 2, **bonuses, **s) for s in settings]
+    return tuple(out)
+
+
+# What the core's scoring gives one side: its counts and its pile bonuses.
+_Scored = tuple[dict[str, Any], dict[str, int]]
+
+
+def _score_sides(
+    game: str, piles: Sequence[Sequence[str]], sides: Sequence[int]
+) -> list[list[_Scored]]:
+    """What the core's scoring gives `sides` of `piles` (two piles holding the deck), per
+    rules of `_scorers(game)`."""
+    out = []
+    for rules in _scorers(game):
+        rep = rules.score([list(p) for p in piles])
+        out.append(
+            [
+                (rep.counts[i], {k: v[i] for k, v in rep.bonuses.items() if k in _PILE_BONUSES})
+                for i in sides
+            ]
+        )
+    return out
+
+
+def _scored(game: str, pile: Sequence[str]) -> list[_Scored]:
+    """What the core's scoring gives one side holding `pile` (the other side holding the
+    rest), per rules of `_scorers(game)`."""
+    held = set(pile)
+    rest = [card for card in _DECK if card not in held]
+    return [s[0] for s in _score_sides(game, [pile, rest], [0])]
+
+
+def _scored_piles(game: str, piles: Sequence[Sequence[str]]) -> list[list[_Scored]]:
+    """What the core's scoring gives each side of `piles`, per rules of `_scorers(game)`: one
+    score of the two piles when they hold the deck, else one per side (cards left to nobody)."""
+    if len(piles[0]) + len(piles[1]) == len(_DECK):
+        return _score_sides(game, piles, [0, 1])
+    a, b = _scored(game, piles[0]), _scored(game, piles[1])
+    return [[x, y] for x, y in zip(a, b, strict=True)]
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + " ".join(str(x) for x in value) + "]"
+    return "null (invalid)" if value is None else str(value)
+
+
+def _cards_told(i: int, value: Sequence[str | None]) -> list[str]:
+    """Side `i`'s `primiera_cards` in the engine's spelling (a None, a suit missing, left out)."""
+    from capturefast._core import Card
+
+    cards = [str(Card(card)) for card in value if card is not None]
+    if len(set(cards)) != len(cards):
+        raise ReportError(
+            f"side {_SIDES[i]}'s `primiera_cards` names a card more than once: {_shown(cards)}"
+        )
+    return cards
+
+
+def _check_evidence(
+    game: str,
+    counts: list[dict[str, Any]],
+    piles: list[list[str]],
+    bonuses: Mapping[str, Sequence[int]],
+) -> None:
+    """Each side's evidence is what the core's scoring gives from its pile: `primiera_cards`
+    (the best card per suit), `primiera` (their total under one setting of the primiera options
+    for both sides), `coin_run`, and the pile bonuses (`re_bello`, `napola`, `grande`,
+    `all_coins`, `all_sevens`: points to the side the piles give them, nothing to the other).
+
+    Without piles, each side's `primiera_cards` stand in for its pile (so they must be the best
+    card of each suit they name and `primiera` their total), and a `coin_run` must be within the
+    coins and give the napola."""
+    from capturefast._core import Card
+
+    settings = set(range(len(_scorers(game))))
+    from_piles = _scored_piles(game, piles) if piles else []
+    for i, c in enumerate(counts):
+        side = _SIDES[i]
+        # What the core gives from the pile, or from the evidence that stands in for it.
+        if piles:
+            got, what = [sides[i] for sides in from_piles], "pile gives"
+        elif "primiera_cards" in c:
+            got, what = _scored(game, _cards_told(i, c["primiera_cards"])), "primiera cards give"
+        else:
+            got, what = [], ""
+        for key in ("primiera_cards", "primiera"):
+            if key not in c or not got:
+                continue
+            told = _cards_told(i, c[key]) if key == "primiera_cards" else c[key]
+            agree = {k for k in settings if got[k][0][key] == told}
+            if not agree:
+                gives = " or ".join(dict.fromkeys(_shown(got[k][0][key]) for k in settings))
+                raise ReportError(
+                    f"side {side}'s `{key}` is {_shown(told)} but its {what}: {gives}"
+                )
+            settings = agree
+        if "primiera_cards" in c:  # kept in the engine's spelling, as the piles are
+            c["primiera_cards"] = [None if x is None else str(Card(x)) for x in c["primiera_cards"]]
+        if piles:
+            counted, least = got[0]
+            if "coin_run" in c and c["coin_run"] != counted["coin_run"]:
+                raise ReportError(
+                    f"side {side}'s `coin_run` is {c['coin_run']} but its pile gives: "
+                    f"{counted['coin_run']}"
+                )
+        elif "coin_run" in c:
+            run = c["coin_run"]
+            if run > c["coins"]:
+                raise ReportError(
+                    f"side {side}'s `coin_run` is {run} but its `coins` are: {c['coins']}"
+                )
+            # The run's coins stand in for the pile: they give the napola.
+            least = {"napola": _scored(game, _DECK[1 : 4 * run : 4])[0][1]["napola"]}
+            what = "coin_run gives"
+        else:
+            continue
+        for name, want in least.items():
+            if name not in bonuses:
+                continue
+            told = bonuses[name][i]
+            # `want` is the bonus at its least: the rules' points (1 to 100; the napola capped
+            # from 3) are that much or, but for re bello, more.
+            if name == "re_bello":
+                ok = told == want
+            elif name == "napola":
+                ok = told == want or 3 <= told < want
+            else:
+                ok = (told == 0) == (want == 0)
+            if not ok:
+                gives = {
+                    "re_bello": str(want),
+                    "napola": str(want) if want < 4 else f"{want} (or from 3, by `napola_cap`)",
+                }.get(name, "0" if want == 0 else "the rules' points (1 or more)")
+                raise ReportError(f"side {side}'s `{name}` bonus is {told} but its {what}: {gives}")
+
+
 # --------------------------------------------------------------------------- validation
 
 
@@ -362,7 +530,8 @@ def _validate_hand(d: Mapping[str, Any]) -> dict[str, Any]:
         if name not in facts.bonuses:
             raise ReportError(f"unknown bonus (expected one of {', '.join(facts.bonuses)}): {name}")
         _ints(f"bonuses.{name}", pts)
-    # The totals must agree with each other.
+    # The evidence must be what the piles give, and the totals agree with each other.
+    _check_evidence(game, counts, piles, bonuses)
     _check_totals(game, counts, piles, awards, prime_mode)
     for i in (0, 1):
         expected = (
@@ -477,10 +646,36 @@ class HandReport(_JsonReport):
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """The report of `to_dict()`'s output, checked.
 
+        What is checked, each value against the core's own scoring (`Rules.score`,
+        `_core.prime_award`), not a second scorer:
+
+        - the shape: known keys, categories and bonuses, lists of the right length, counts of
+          the right kind, every card real and given once, the piles and leftovers holding all
+          40 cards between them;
+        - with piles, each side's counts against its pile: `cards`, `coins`, `sevens`,
+          `sixes`, `ranks`, `coin_run`, `primiera_cards` (the best card of each suit) and
+          `primiera` (their total). A report does not carry `primiera_figures` nor
+          `primiera_missing_suit`, so the totals must be what one setting of them gives, the
+          same for both sides;
+        - with piles, the pile bonuses: `re_bello` 1 to the side holding KD; `napola` the
+          holder's run of coins from the ace (or less, from 3: `napola_cap`); `grande`,
+          `all_coins`, `all_sevens` some points to the side holding J-Q-K of coins, all ten
+          coins, all four sevens; 0 to the other side and to a side not holding them.
+          `declarations` come from the deal, which a report does not carry;
+        - without piles, what the counts themselves give: a side's `primiera_cards` must be
+          the best card of each suit among them and `primiera` their total (as above), its
+          `coin_run` no more than its `coins` and its `napola` what that run gives; the
+          `ranks` against `cards`, `sevens`, `sixes`; no more cards, coins, sevens, sixes or
+          cards of a rank than the deck has;
+        - the awards: `cards` and `coins` by the counts, the seven of coins by the piles, the
+          fourth category by `prime_mode` from the ranks and primiera totals (when what the
+          report leaves out could not change it);
+        - the points: sweeps plus categories plus bonuses, per side.
+
         Raises:
-            ReportError: an unknown key, category or bonus, a list of the wrong length, or
-                totals that do not add up (pile sizes against counts, points against sweeps,
-                categories and bonuses).
+            ReportError: (a ValueError) any of the above that fails; a value that disagrees
+                with the piles names the side, the field, the value given and the value the
+                piles give.
             InvalidCardError: a card that does not exist, or a card given twice.
         """
         return cls(**_validate_hand(d))
