@@ -238,6 +238,12 @@ def test_bad_variant_files_are_refused(text: str, fmt: str, named: str) -> None:
     assert named in str(e.value)
 
 
+def test_option_names_may_be_written_with_dashes_as_on_the_command_line() -> None:
+    assert variants.loads("game = 'chkobba'\ncut-card = false\n").options["cut_card"] is False
+    with pytest.raises(VariantError, match="given twice: cut_card"):
+        variants.loads("game = 'chkobba'\ncut-card = false\ncut_card = true\n")
+
+
 def test_a_variant_is_read_from_text_only() -> None:
     with pytest.raises(TypeError, match="the variant must be given as a str, got: int"):
         variants.loads(5)  # type: ignore[arg-type]
@@ -362,6 +368,17 @@ def test_cli_rules_list() -> None:
     assert p.returncode == 0, p.stderr
     names = [line.split()[0] for line in p.stdout.splitlines()]
     assert names == list(PRESETS)
+    listed = run("rules", "--list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    # The same presets and titles as the text list.
+    titles = [line.split(None, 1)[1] for line in p.stdout.splitlines()]
+    assert json.loads(listed.stdout) == [
+        {"name": n, "title": t} for n, t in zip(PRESETS, titles, strict=True)
+    ]
+    # What the list would ignore is refused, naming it.
+    for extra, named in ((["--set", "target=3"], "--set"), (["--format", "toml"], "toml")):
+        refused = run("rules", "--list", *extra)
+        assert refused.returncode == 2 and named in refused.stderr, refused.stderr
 
 
 def test_cli_rules_text() -> None:

@@ -462,6 +462,15 @@ def _rules_command(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.list:
         if args.name is not None:
             p.error(f"argument --list: it lists every preset and takes no name, got: {args.name}")
+        for flag, given in (("--set", args.set), ("--players", args.players)):
+            if given:
+                p.error(f"argument --list: it lists the presets as they are, without {flag}")
+        if args.format == "toml":
+            p.error("argument --format: the list is text or json, got: toml")
+        if args.format == "json":
+            listed = [{"name": name, "title": preset.title} for name, preset in PRESETS.items()]
+            print(json.dumps(listed, indent=2))
+            return 0
         width = max(len(name) for name in PRESETS)
         for name, preset in PRESETS.items():
             print(f"{name:<{width}}  {preset.title}")

@@ -149,21 +149,29 @@ def to_dict(rules: Rules) -> dict[str, Any]:
 
 
 def from_dict(d: Mapping[str, Any]) -> Rules:
-    """Rules from a dict: `to_dict()`'s output, or `preset` plus overrides.
+    """Rules from a dict: `to_dict()`'s output, or `preset` plus overrides. An option's name
+    may be written with dashes (`cut-card`), as the command line takes it.
 
     Raises:
-        VariantError: a missing game, an unknown preset, or an invalid option.
+        VariantError: a missing game, an unknown preset, an invalid option, or one given twice
+            (as `cut-card` and `cut_card`).
     """
     if not isinstance(d, Mapping):
         raise VariantError(f"a variant is a table of options, got: {type(d).__name__}")
-    d = dict(d)
-    for key, value in d.items():
+    given = d
+    d = {}
+    for key, value in given.items():
         if not isinstance(key, str):
             raise VariantError(f"option names are strings, got: {key!r}")
         if isinstance(value, float) or not isinstance(value, str | int):
             raise VariantError(
                 f"option `{key}` expects a string, a whole number or true/false, got: {value!r}"
             )
+        # `cut-card` is `cut_card`, as the command line reads it.
+        name = key.replace("-", "_")
+        if name in d:
+            raise VariantError(f"the option is given twice: {name}")
+        d[name] = value
     preset_name = d.pop("preset", None)
     if preset_name is not None:
         game = d.pop("game", None)
