@@ -374,6 +374,18 @@ def test_openspiel_information_states_tell_apart_what_the_player_saw() -> None:
     assert a.legal_actions() != b.legal_actions()
     assert a.information_state_string(0) != b.information_state_string(0)
 
+    # A kept Chkobba cut card is the cutter's secret, in the tensor as in the string.
+    game = pyspiel.load_game("python_capturefast(variant=chkobba)")
+    state = _dealt(game, 11)
+    cutter = state.current_player()
+    kept = state._state.state.cut_card
+    state.apply_action(81)  # keep
+    other = 1 - cutter
+    tensor = np.asarray(state.information_state_tensor(other))
+    width = game.observation_tensor_size()
+    played = tensor[width + 40 : width + 40 + 80].reshape(2, 40)
+    assert not played[:, kept.id].any(), "the kept card shows as played to the other seat"
+
     rng = np.random.RandomState(5)
     for spec in ["", "(variant=chkobba)", "(variant=escoba,players=4)", "(variant=cirulla)"]:
         game = pyspiel.load_game("python_capturefast" + spec)

@@ -649,3 +649,53 @@ def test_long_queries_on_the_main_thread_give_the_same_results() -> None:
         cf.solve(big, nodes=3_000_000)
     cut = cf.analyze(state, worlds=10000, horizon="hand", time_ms=300)
     assert cut.stopped and 0 < cut.worlds < 10000
+
+
+def test_a_node_budget_on_the_main_thread_is_the_budget_elsewhere() -> None:
+    """A query run again on the helper thread counts its node budget from the rerun's start:
+    the same budget gives the same answer on the main thread as on another."""
+    state = cf.State.new(cf.variants.rules("escoba", players=4), 5)
+    # This solve needs about 2.3 million nodes (over 100 ms): within a budget of 2.4 million.
+    budget = {"nodes": 2_400_000}
+    box: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: box.update(v=cf.Solver().solve(state, **budget)))
+    worker.start()
+    worker.join()
+    assert cf.Solver().solve(state, **budget).value == box["v"].value
+    how: dict[str, Any] = {"worlds": 6, "horizon": "hand", "seed": 3, "nodes": 6_000_000}
+    worker = threading.Thread(target=lambda: box.update(a=cf.Solver().analyze(state, **how)))
+    worker.start()
+    worker.join()
+    assert cf.Solver().analyze(state, **how) == box["a"]
+
+
+def test_a_signal_handler_may_query_during_a_long_query() -> None:
+    """Signal handlers run while a long query on the main thread waits (so that Ctrl-C stops
+    it): one that asks the busy Solver is refused with a RuntimeError instead of waiting for
+    itself, and `cf.solve` in a handler uses a solver of its own; the long query goes on."""
+    import signal
+
+    solver = cf.Solver()
+    seen: list[object] = []
+
+    def handler(signum: int, frame: object) -> None:
+        try:
+            seen.append(solver.nodes)
+        except RuntimeError as e:
+            seen.append(str(e))
+        seen.append(cf.solve(cf.State.new(cf.Rules.scopa(), 1)).value)
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        state = cf.State.new(cf.Rules.scopa(), 5)
+        # About 0.8 s: the signal comes while it runs on the helper thread.
+        long = solver.analyze(state, worlds=300, horizon="hand")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert long.worlds == 300 and not long.stopped
+    assert long == cf.analyze(state, worlds=300, horizon="hand")
+    assert len(seen) == 2, seen
+    assert "answering a query on this thread already" in str(seen[0])
+    assert seen[1] == cf.solve(cf.State.new(cf.Rules.scopa(), 1)).value

@@ -126,7 +126,7 @@ class CaptureState(pyspiel.State):
         self._state: ActionState | None = None
         # Every card each seat has held in the hand so far.
         self._held: list[set[Card]] = []
-        # (seat, played card id, captured card ids) of every move so far.
+        # (seat, played card id, captured card ids) of every card played so far.
         self._moves: list[tuple[int, int, tuple[int, ...]]] = []
         # The action state after the deal and after each action since: what the
         # information-state strings are read from.
@@ -163,7 +163,8 @@ class CaptureState(pyspiel.State):
         seat = self._state.state.to_move
         assert seat is not None
         self._state, move = self._state.apply(int(action))
-        if move is not None:
+        # Played cards only: a cut decision plays none (and a kept cut card is hidden).
+        if move is not None and move.kind in ("play", "claim"):
             self._moves.append((seat, move.card.id, tuple(c.id for c in move.captures)))
         self._record()
 

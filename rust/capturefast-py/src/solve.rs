@@ -29,12 +29,16 @@ thread_local! {
     static THREAD_SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new(DEFAULT_TT));
 }
 
-/// Runs `f` with this thread's solver, its capacity set to `tt_entries`.
+/// Runs `f` with this thread's solver, its capacity set to `tt_entries`; with a solver of its
+/// own if this thread's is busy (a Python signal handler's query, which runs while a long query
+/// waits for Ctrl-C).
 fn with_thread_solver<T>(tt_entries: usize, f: impl FnOnce(&mut Solver) -> T) -> T {
-    THREAD_SOLVER.with(|cell| {
-        let mut solver = cell.borrow_mut();
-        solver.set_tt_entries(tt_entries);
-        f(&mut solver)
+    THREAD_SOLVER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut solver) => {
+            solver.set_tt_entries(tt_entries);
+            f(&mut solver)
+        }
+        Err(_) => f(&mut Solver::new(tt_entries)),
     })
 }
 
@@ -368,8 +372,10 @@ impl Until {
     /// the start on a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
     /// `KeyboardInterrupt` stops the helper's search (the interrupt's `cancel` flag) and is the
     /// outcome. Its values are the same, a query's values not depending on what the solver
-    /// searched before (its node count does). A budget of nodes counts from the first start.
-    /// Elsewhere `work` runs here, once: a thread that is not the main one gets no Ctrl-C.
+    /// searched before (its node count does), and its node budget counts from the rerun's
+    /// start. A query with a time budget past the slice runs on the helper thread from the
+    /// start, so that it has all its time. Elsewhere `work` runs here, once: a thread that is
+    /// not the main one gets no Ctrl-C.
     pub(crate) fn run<T: Send>(
         &self,
         solver: &mut Solver,
@@ -381,20 +387,27 @@ impl Until {
             return Ok(work(solver, &limits));
         }
         let slice_end = Instant::now() + INLINE_SLICE;
-        let mut slice = limits.clone();
-        slice.deadline = Some(limits.deadline.map_or(slice_end, |d| d.min(slice_end)));
-        let first = work(solver, &slice);
-        let cut = match &first {
-            Err(capturefast_core::Error::Stopped(_)) => true,
-            Ok(value) => stopped(value),
-            Err(_) => false,
-        };
-        let own = limits.due() || limits.node_end.is_some_and(|end| solver.nodes() > end);
-        if !cut || own || Instant::now() < slice_end {
-            return Ok(first);
+        // A time budget past the slice goes to the helper thread at once: run again, the query
+        // would have only what the slice left of it.
+        if limits.deadline.is_none_or(|d| d <= slice_end) {
+            let mut slice = limits.clone();
+            slice.deadline = Some(limits.deadline.map_or(slice_end, |d| d.min(slice_end)));
+            let first = work(solver, &slice);
+            let cut = match &first {
+                Err(capturefast_core::Error::Stopped(_)) => true,
+                Ok(value) => stopped(value),
+                Err(_) => false,
+            };
+            // Cut short, and not by its own limits: by the slice (or by the weighing of the
+            // worlds, which stops at half the deadline it is given).
+            let own = limits.due() || limits.node_end.is_some_and(|end| solver.nodes() > end);
+            if !cut || own {
+                return Ok(first);
+            }
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        let mut again = limits;
+        // The node budget counted afresh from here, as the query starts again.
+        let mut again = self.on(solver);
         again.cancel = Some(Arc::clone(&cancel));
         std::thread::scope(|scope| {
             let (done, finished) = std::sync::mpsc::channel();

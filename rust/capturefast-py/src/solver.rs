@@ -1,7 +1,7 @@
 //! `Solver`: an exact solver a user keeps, so that its transposition table is set up once and
 //! reused across queries (the module functions `solve` and `analyze` keep one per thread).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use capturefast_core::{Error as CoreError, Interrupt, Rules, Solver, State};
@@ -24,6 +24,42 @@ use crate::state::PyState;
 #[pyclass(frozen, module = "capturefast", name = "Solver")]
 pub struct PySolver {
     inner: Mutex<Solver>,
+    /// The [`THREAD_TOKEN`] of the thread holding `inner` (0: none): a query asked of this
+    /// solver by the thread already running one (a Python signal handler, which runs while a
+    /// long query waits for Ctrl-C) is refused instead of waiting for itself.
+    holder: AtomicU64,
+}
+
+static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// A number for this thread, never 0.
+    static THREAD_TOKEN: u64 = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed);
+}
+
+/// A solver held by one thread; letting it go marks it free.
+struct Held<'a> {
+    guard: MutexGuard<'a, Solver>,
+    holder: &'a AtomicU64,
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = Solver;
+    fn deref(&self) -> &Solver {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for Held<'_> {
+    fn deref_mut(&mut self) -> &mut Solver {
+        &mut self.guard
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.holder.store(0, Ordering::Relaxed);
+    }
 }
 
 impl PySolver {
@@ -40,19 +76,34 @@ impl PySolver {
         let (rules, s) = (&st.rules.0, &st.state);
         check(detached(py, || {
             until.run(
-                &mut self.lock(),
+                &mut *self.lock()?,
                 |_| false,
                 |solver, at| run(solver, rules, s, at),
             )
         })?)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Solver> {
+    /// The solver, once another thread's query is done with it; a `RuntimeError` if this
+    /// thread holds it already.
+    fn lock(&self) -> PyResult<Held<'_>> {
+        let me = THREAD_TOKEN.with(|t| *t);
+        if self.holder.load(Ordering::Relaxed) == me {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "this Solver is answering a query on this thread already (a signal handler's \
+                 query during a long one?): use another Solver",
+            ));
+        }
         // A query that panicked cannot have left an entry half written that a probe would
         // trust (entries are written whole), so a poisoned lock is still usable.
-        self.inner
+        let guard = self
+            .inner
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.holder.store(me, Ordering::Relaxed);
+        Ok(Held {
+            guard,
+            holder: &self.holder,
+        })
     }
 }
 
@@ -63,6 +114,7 @@ impl PySolver {
     fn new(#[pyo3(from_py_with = convert::arg::tt_entries)] tt_entries: usize) -> PySolver {
         PySolver {
             inner: Mutex::new(Solver::new(tt_entries)),
+            holder: AtomicU64::new(0),
         }
     }
 
@@ -124,39 +176,38 @@ impl PySolver {
             how,
             history.as_deref(),
             &Until::new(time_ms, stop, nodes),
-            |run| run(&mut self.lock()),
+            |run| run(&mut *self.lock()?),
         )
     }
 
     /// Empties the table, in constant time.
-    fn clear(&self, py: Python<'_>) {
-        detached(py, || self.lock().clear());
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        detached(py, || self.lock().map(|mut s| s.clear()))
     }
 
     /// The most entries the table may grow to.
     #[getter]
-    fn tt_entries(&self, py: Python<'_>) -> usize {
-        detached(py, || self.lock().tt_entries())
+    fn tt_entries(&self, py: Python<'_>) -> PyResult<usize> {
+        detached(py, || self.lock().map(|s| s.tt_entries()))
     }
 
     /// Entries allocated so far (16 bytes each).
     #[getter]
-    fn tt_allocated(&self, py: Python<'_>) -> usize {
-        detached(py, || self.lock().tt_allocated())
+    fn tt_allocated(&self, py: Python<'_>) -> PyResult<usize> {
+        detached(py, || self.lock().map(|s| s.tt_allocated()))
     }
 
     /// Search nodes visited by this solver's queries.
     #[getter]
-    fn nodes(&self, py: Python<'_>) -> u64 {
-        detached(py, || self.lock().nodes())
+    fn nodes(&self, py: Python<'_>) -> PyResult<u64> {
+        detached(py, || self.lock().map(|s| s.nodes()))
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let (cap, used) = detached(py, || {
-            let s = self.lock();
-            (s.tt_entries(), s.tt_allocated())
-        });
-        format!("Solver(tt_entries={cap}, allocated={used})")
+            self.lock().map(|s| (s.tt_entries(), s.tt_allocated()))
+        })?;
+        Ok(format!("Solver(tt_entries={cap}, allocated={used})"))
     }
 }
 
