@@ -4,6 +4,7 @@ wrong: a key given twice, a number too long to read, nesting too deep to read.""
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from typing import Any
 
@@ -20,15 +21,17 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _max_digits() -> int:
+    """The most digits Python reads in an integer (`sys.set_int_max_str_digits`; 0: no limit)."""
+    return sys.get_int_max_str_digits()
+
+
 def _whole(digits: str) -> int:
     """A JSON integer, refusing one longer than Python reads (its message would be Python's)."""
-    if len(digits.lstrip("-")) > _MAX_DIGITS:
-        raise ValueError(f"a number has {len(digits.lstrip('-'))} digits, more than {_MAX_DIGITS}")
+    n, most = len(digits.lstrip("-")), _max_digits()
+    if most and n > most:
+        raise ValueError(f"a number has {n} digits, more than {most}")
     return int(digits)
-
-
-# Python reads integers of at most this many digits (sys.get_int_max_str_digits()).
-_MAX_DIGITS = 4300
 
 
 def read(text: object, fmt: str, what: str, error: type[CaptureFastError]) -> Any:
@@ -37,8 +40,8 @@ def read(text: object, fmt: str, what: str, error: type[CaptureFastError]) -> An
     Raises:
         TypeError: `text` is not a str.
         error: (named by the caller, e.g. `VariantError`) text that does not parse, a key given
-            twice, a number of more digits than Python reads (4300), or nesting too deep to
-            read; the message says `cannot read the {what} as JSON` (or TOML) and why.
+            twice, a number of more digits than Python reads (`sys.get_int_max_str_digits()`,
+            4300 by default), or nesting too deep to read; the message says `cannot read the {what} as JSON` (or TOML) and why.
     """
     if not isinstance(text, str):
         raise TypeError(f"the {what} must be given as a str, got: {type(text).__name__}")
@@ -52,5 +55,5 @@ def read(text: object, fmt: str, what: str, error: type[CaptureFastError]) -> An
     except ValueError as e:  # JSONDecodeError, TOMLDecodeError, a key twice, too many digits
         why = str(e)
         if "integer string conversion" in why:  # tomllib: Python's own limit on digits
-            why = f"a number has more digits than {_MAX_DIGITS}"
+            why = f"a number has more digits than {_max_digits()}"
         raise error(f"cannot read the {what} as {name}: {why}") from None
