@@ -41,7 +41,8 @@ def read(text: object, fmt: str, what: str, error: type[CaptureFastError]) -> An
         TypeError: `text` is not a str.
         error: (named by the caller, e.g. `VariantError`) text that does not parse, a key given
             twice, a number of more digits than Python reads (`sys.get_int_max_str_digits()`,
-            4300 by default), or nesting too deep to read; the message says `cannot read the {what} as JSON` (or TOML) and why.
+            4300 by default), or nesting too deep to read; the message says `cannot read the
+            {what} as JSON` (or TOML) and why.
     """
     if not isinstance(text, str):
         raise TypeError(f"the {what} must be given as a str, got: {type(text).__name__}")
