@@ -396,6 +396,11 @@ def test_openspiel_information_states_tell_apart_what_the_player_saw() -> None:
             before = [state.information_state_string(p) for p in range(n)]
             hands = [len(state._state.state.hands[p]) for p in range(n)]
             while not state.is_terminal():
+                # A clone played on does not change the string of the state it came from.
+                ahead = state.clone()
+                ahead.apply_action(int(rng.choice(ahead.legal_actions())))
+                ahead.information_state_string(0)
+                assert state.information_state_string(0) == before[0]
                 state.apply_action(int(rng.choice(state.legal_actions())))
                 for p in range(n):
                     now = state.information_state_string(p)

@@ -131,6 +131,9 @@ class CaptureState(pyspiel.State):
         # The action state after the deal and after each action since: what the
         # information-state strings are read from.
         self._steps: list[ActionState] = []
+        # Per player, what it saw change at each step read so far, and its observation at the
+        # last: the information-state string, extended as steps are added.
+        self._seen: dict[int, tuple[list[str], np.ndarray[Any, Any]]] = {}
 
     def current_player(self) -> int:
         if self._state is None:
@@ -240,13 +243,18 @@ class _Observer:
             obs = state._state.observation(player)
             return f"p{player} " + _entries(obs, np.flatnonzero(obs))
         # What the player saw change at each step: the observation before the deal is all
-        # zeros, so the sequence of changes is the sequence of observations.
-        seen = [f"p{player}"]
-        before = np.zeros(self._obs_len, np.float32)
-        for step in state._steps:
-            now = step.observation(player)
-            seen.append(_entries(now, np.flatnonzero(now != before)))
-            before = now
+        # zeros, so the sequence of changes is the sequence of observations. Each step is read
+        # once per player: the lists and the dict are replaced, never changed in place, so a
+        # clone that shares them keeps its own.
+        start = ([f"p{player}"], np.zeros(self._obs_len, np.float32))
+        seen, before = state._seen.get(player, start)
+        if len(seen) - 1 < len(state._steps):
+            seen = list(seen)
+            for step in state._steps[len(seen) - 1 :]:
+                now = step.observation(player)
+                seen.append(_entries(now, np.flatnonzero(now != before)))
+                before = now
+            state._seen = {**state._seen, player: (seen, before)}
         return " | ".join(seen)
 
 
