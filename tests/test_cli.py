@@ -378,7 +378,38 @@ def test_tournament_json_and_csv() -> None:
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert rows[0]["a"] == "pimc:worlds=2,horizon=round" and rows[0]["deals"] == "4"
     # `--set` works as in `capturefast rules`.
-    p = run("tournament", "--hands", "4", "--bots", "random", "greedy", "--set", "target=21")
+    p = run("tournament", "--hands", "4", "--bots", "random", "greedy", "--set", "capture=fifteen")
+    assert p.returncode == 0, p.stderr
+
+
+TOURNAMENT_HANDS = "a tournament plays single hands"
+SIMULATE_HANDS = "simulate plays single hands without --matches"
+
+
+@pytest.mark.parametrize(
+    ("args", "value", "hint"),
+    [
+        (["tournament", "--bots", "random", "greedy", "--set", "target=21"],
+         f"{TOURNAMENT_HANDS}: target", "simulate --matches N"),
+        (["tournament", "--bots", "random", "greedy", "-o", "all-coins-wins=true"],
+         f"{TOURNAMENT_HANDS}: all_coins_wins", "simulate --matches N"),
+        (["simulate", "--game", "scopa", "--set", "target=21"],
+         f"{SIMULATE_HANDS}: target", "give --matches N"),
+        (["simulate", "--hands", "5", "--set", "all_coins_wins=true"],
+         f"{SIMULATE_HANDS}: all_coins_wins", "give --matches N"),
+    ],
+)  # fmt: skip
+def test_an_option_of_matches_alone_is_refused_where_single_hands_are_played(
+    args: list[str], value: str, hint: str
+) -> None:
+    # A tournament, and simulate without --matches, play single hands: a target or the
+    # all-coins win changes nothing there, and was ignored unseen.
+    assert_usage_error(run(*args), f"the option matters only in matches, and {value}", hint)
+
+
+def test_a_presets_own_target_plays_in_a_tournament() -> None:
+    # The preset is a whole variant: its hands are played, its target has no say in them.
+    p = run("tournament", "--preset", "cirulla", "--bots", "random", "greedy", "--hands", "2")
     assert p.returncode == 0, p.stderr
 
 
@@ -411,7 +442,7 @@ def test_a_variant_file_of_rules_plays_as_its_preset(tmp_path: Path, fmt: str) -
     assert written.returncode == 0, written.stderr
     house = tmp_path / f"house.{fmt}"
     house.write_text(written.stdout, encoding="utf-8")
-    args = ("--hands", "50", "--bots", "greedy", "random", "--threads", "1", "--json")
+    args = ("--matches", "5", "--bots", "greedy", "random", "--threads", "1", "--json")
     from_file = _runs(run("simulate", "--rules", str(house), *args))
     from_preset = _runs(run("simulate", "--preset", "cirulla", "--set", "target=100", *args))
     assert from_file == from_preset
@@ -451,8 +482,8 @@ def test_the_headline_names_rules_that_are_not_the_games_defaults() -> None:
         "chkobba (bermila=cascade), 2 players, 20 deals"
     )
     assert headline("--preset", "cirulla").startswith("scopa (cirulla), 2 players, 20 deals")
-    assert headline("--preset", "cirulla", "--set", "target=100").startswith(
-        "scopa (cirulla, target=100), 2 players, 20 deals"
+    assert headline("--preset", "cirulla", "--set", "grande=3").startswith(
+        "scopa (cirulla, grande=3), 2 players, 20 deals"
     )
     # Rules equal to a preset are named by it however they were given.
     assert headline("--game", "scopa", "--players", "2", "-o", "capture=fifteen").startswith(

@@ -168,6 +168,18 @@ def test_matches_end_with_a_winner_at_the_target() -> None:
         assert np.array_equal(r.hand_match, np.repeat(np.arange(120), r.match_hands))
 
 
+@pytest.mark.parametrize("game", ["scopa", "escoba", "chkobba"])
+def test_the_options_of_matches_alone_change_no_hand(game: str) -> None:
+    # What lets the command line refuse them where single hands are played.
+    hands = cf.simulate(Rules(game), 400, bots=("expert", "random"), seed=3)
+    changed = {"target": 1, "all_coins_wins": True}
+    assert set(changed) == set(cf.variants.MATCH_OPTIONS)
+    for name, value in changed.items():
+        other = cf.simulate(Rules(game, **{name: value}), 400, bots=("expert", "random"), seed=3)
+        for column in ("points", "awards", "sweeps", "dealer"):
+            assert np.array_equal(getattr(hands, column), getattr(other, column)), name
+
+
 def test_first_hand_is_the_deal_of_its_seed() -> None:
     rules = Rules.escoba(players=4)
     r = cf.simulate(rules, hands=50, seed=12)

@@ -42,7 +42,7 @@ from capturefast.records import GameRecord
 from capturefast.sim import SimRequest, SimulationResult, simulate
 from capturefast.solve import ReviewRow
 from capturefast.tournament import tournament
-from capturefast.variants import PRESETS, describe, dumps, load, preset_names
+from capturefast.variants import MATCH_OPTIONS, PRESETS, describe, dumps, load, preset_names
 from capturefast.variants import rules as preset_rules
 
 __all__ = ["main"]
@@ -209,6 +209,21 @@ def _options(p: argparse.ArgumentParser, given: list[Option]) -> dict[str, str |
     return options
 
 
+def _single_hands(
+    p: argparse.ArgumentParser, args: argparse.Namespace, plays: str, hint: str
+) -> None:
+    """Refuses a `--set` option that matters only in matches (`MATCH_OPTIONS`) for a run of
+    single hands, which would play the same without it: a usage error naming the option, not
+    a run that ignores it unseen (a preset's or a variant file's own target is no error: they
+    are whole variants, and their hands are played)."""
+    for name, _ in args.option:
+        if name in MATCH_OPTIONS:
+            p.error(
+                f"argument --set: the option matters only in matches, and {plays}: {name}\n"
+                f"hint: {hint}"
+            )
+
+
 def _rule_sets(p: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rules]:
     """The rules of each run from `--game`, `--players`, `--preset`, `--rules` and `--set`:
     the one place the command line builds `Rules`. Several only for `simulate`'s `--game all`
@@ -291,6 +306,8 @@ def _simulate(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.csv and len({r.game for r in runs}) > 1:
         p.error("--csv writes one table, and the games' categories differ: choose one --game")
     matches = args.matches is not None
+    if not matches:
+        _single_hands(p, args, "simulate plays single hands without --matches", "give --matches N")
     count = args.matches if matches else (args.hands or _DEFAULT_HANDS)
     text = not (args.json or args.csv)
     bots = args.bots[0] if len(args.bots) == 1 else args.bots
@@ -429,8 +446,15 @@ def _cards(cards: Sequence[Card]) -> str:
 
 
 def _tournament(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    rules = _rules(p, args)
+    _single_hands(
+        p,
+        args,
+        "a tournament plays single hands",
+        "`capturefast simulate --matches N` plays whole matches",
+    )
     t = tournament(
-        _rules(p, args),
+        rules,
         args.bots,
         args.hands,
         seed=args.seed,

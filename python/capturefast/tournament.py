@@ -14,6 +14,10 @@ with a 95% confidence interval over deals. The ranking orders the bots by their 
 difference against the whole field: per deal, the mean of their differences against every
 other bot, then the mean and interval over deals.
 
+A tournament plays single hands, never matches: the options that matter only in matches
+(`variants.MATCH_OPTIONS`: ``target``, ``all_coins_wins``) have no say in it, and the command
+line refuses them with ``--set``.
+
 With 4 players each bot of a pair plays in partnership with a copy of itself: seats 0 and 2
 (a, a) against seats 1 and 3 (b, b), the sides swapped in the deal's second game.
 """

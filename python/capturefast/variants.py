@@ -32,6 +32,7 @@ from capturefast._core import Rules, presets
 from capturefast.errors import VariantError
 
 __all__ = [
+    "MATCH_OPTIONS",
     "PRESETS",
     "Preset",
     "describe",
@@ -49,6 +50,12 @@ __all__ = [
 OptionValue: TypeAlias = str | int | bool
 
 FORMATS: Final = ("toml", "json")
+
+MATCH_OPTIONS: Final = ("target", "all_coins_wins")
+"""The options that matter only when hands make up a match: where it ends (`target`) and what
+ends it early (`all_coins_wins`). A run of single hands deals, plays and scores the same
+whatever they say, so the command line refuses them there (`simulate` without `--matches`,
+`tournament`)."""
 
 
 @dataclass(frozen=True)
