@@ -9,6 +9,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -55,6 +56,57 @@ def first_line(proc: subprocess.Popen[str], seconds: float) -> str:
     return proc.stdout.readline() if ready else ""
 
 
+def answering(proc: subprocess.Popen[str]) -> str:
+    """The address a `capturefast serve --port 0` process listens on, once it answers (else
+    it is killed and a RuntimeError says what it wrote)."""
+    try:
+        said = re.match(r"capturefast serve: (http://127\.0\.0\.1:(\d+)) ", first_line(proc, 30))
+        if said is None or said.group(2) == "0":
+            raise RuntimeError("the server did not say where it listens")
+        url = said.group(1)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(url + "/bots", timeout=1).status_code == 200:
+                    return url
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+    except RuntimeError as e:
+        proc.kill()
+        out, err = proc.communicate()
+        raise RuntimeError(f"{e}: {out}{err}") from None
+
+
+@pytest.mark.parametrize(("sigint", "times"), [("default", 1), ("ignored", 1), ("default", 2)])
+def test_ctrl_c_ends_the_server_with_status_130(sigint: str, times: int) -> None:
+    """SIGINT stops the server with status 130, as it ends the other subcommands: also where
+    the process started with SIGINT ignored (a job a non-interactive shell runs in the
+    background: uvicorn stops on it all the same, and the status was 0), and with a second
+    Ctrl-C during the shutdown (that printed a traceback)."""
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = subprocess.Popen(
+        [*SERVE, "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ignore_sigint if sigint == "ignored" else None,
+    )
+    answering(proc)
+    for _ in range(times):
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip() == "capturefast: interrupted", err
+
+
 @contextmanager
 def serving(time_limit_ms: int) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """A `capturefast serve` process with `--time-limit time_limit_ms` on a free port: its
@@ -67,30 +119,12 @@ def serving(time_limit_ms: int) -> Iterator[tuple[str, subprocess.Popen[str]]]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
-        said = re.match(r"capturefast serve: (http://127\.0\.0\.1:(\d+)) ", first_line(proc, 30))
-        if said is None or said.group(2) == "0":
-            raise RuntimeError("the server did not say where it listens")
-        url = said.group(1)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(url + "/bots", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.1)
-    except RuntimeError as e:
-        proc.kill()
-        out, err = proc.communicate()
-        raise RuntimeError(f"{e}: {out}{err}") from None
+    url = answering(proc)
     try:
         yield url, proc
     finally:
         proc.terminate()
-        out, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=10)
     assert "Traceback" not in err, err
 
 

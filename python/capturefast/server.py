@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from types import FrameType
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
@@ -699,6 +701,8 @@ def main(host: str = "127.0.0.1", port: int = 8000, time_limit_ms: int = 10_000)
 
     Raises:
         OSError: the address cannot be listened on (a port in use, a host not of this machine).
+        KeyboardInterrupt: SIGINT (Ctrl-C) stopped the server, once the requests in flight
+            were answered; the command line ends with status 130, as its other subcommands.
     """
     import uvicorn
 
@@ -716,6 +720,26 @@ def main(host: str = "127.0.0.1", port: int = 8000, time_limit_ms: int = 10_000)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"capturefast serve: http://{shown}:{bound} (OpenAPI at /openapi.json)", flush=True)
-    config = uvicorn.Config(wrap(app), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    # No lifespan: the app has no startup or shutdown work, and a second Ctrl-C while the
+    # first shuts down made uvicorn print the lifespan task's cancellation as a traceback.
+    config = uvicorn.Config(wrap(app), log_level="warning", access_log=False, lifespan="off")
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, keeping the signals that stopped it."""
+
+        def __init__(self, config: uvicorn.Config) -> None:
+            super().__init__(config)
+            self.signals: list[int] = []
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            self.signals.append(sig)
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
+    server.run(sockets=[sock])
+    if signal.SIGINT in server.signals:
+        # uvicorn stops on SIGINT even where it was ignored when the process started (a job a
+        # shell runs in the background), and raises it again on the way out, which then does
+        # nothing: end as Ctrl-C ends every other subcommand (status 130), not with 0.
+        raise KeyboardInterrupt
     return 0
