@@ -227,6 +227,30 @@ def test_simulate_csv_matches() -> None:
         assert int(r[f"score_{w}"]) >= 11
 
 
+@pytest.mark.parametrize("mode", ["--hands", "--matches"])
+def test_simulate_csv_numbers_duplicate_games_as_the_records_do(tmp_path: Path, mode: str) -> None:
+    # Both games of a duplicate deal or match share its number, as the records' `Item`; with
+    # --matches the column counted the matches played (0, 1, 2, 3, ...), so that a match and
+    # its swapped replay had different numbers, unlike a deal and its replay.
+    path = tmp_path / "games.txt"
+    p = run(
+        "simulate", "--game", "scopa", "--players", "2", mode, "3", "--duplicate", "--csv",
+        "--bots", "greedy", "random", "--records", str(path),
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    key = "deal" if mode == "--hands" else "match"
+    assert [r[key] for r in rows] == ["0", "0", "1", "1", "2", "2"]
+    assert [r["swapped"] for r in rows] == ["0", "1"] * 3
+    records = list(cf.read_records(path))
+    assert len(records) == len(rows)
+    for r, record in zip(rows, records, strict=True):
+        assert record.headers["Item"] == r[key]
+        assert record.headers["Duplicate"] == ("swapped" if r["swapped"] == "1" else "first")
+        score = "score" if mode == "--matches" else "points"
+        assert record.headers["Result"] == f"{r[f'{score}_0']}/{r[f'{score}_1']}"
+
+
 def test_simulate_csv_needs_one_game() -> None:
     p = run("simulate", "--hands", "5", "--csv")
     assert p.returncode == 2

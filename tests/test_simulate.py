@@ -165,7 +165,8 @@ def test_matches_end_with_a_winner_at_the_target() -> None:
             assert np.array_equal(r.points[s : s + h].sum(axis=0), r.match_scores[m])
             dealers = r.dealer[s : s + h].astype(int)
             assert np.array_equal(np.diff(dealers) % rules.players, np.ones(h - 1))
-        assert np.array_equal(r.hand_match, np.repeat(np.arange(120), r.match_hands))
+        # Both matches of a duplicate pair are match m of the run, as `deal_seed(m)` deals it.
+        assert np.array_equal(r.hand_match, np.repeat(np.arange(120) // 2, r.match_hands))
 
 
 @pytest.mark.parametrize("game", ["scopa", "escoba", "chkobba"])
@@ -595,6 +596,13 @@ def test_to_pandas() -> None:
     mdf = m.to_pandas("matches")
     assert list(mdf.columns) == ["match", "swapped", "score_0", "score_1", "winner", "hands"]
     assert len(mdf) == 20 and mdf["hands"].sum() == len(m.to_pandas())
+    # In duplicate mode both tables number a match and its replay alike, and join on it.
+    d = cf.simulate(rules, matches=20, bots=("greedy", "random"), duplicate=True, seed=1)
+    per_match, per_hand = d.to_pandas("matches"), d.to_pandas()
+    assert per_match["match"].tolist() == [k // 2 for k in range(40)]
+    assert per_match["swapped"].tolist() == [k % 2 == 1 for k in range(40)]
+    summed = per_hand.groupby(["match", "swapped"])[["points_0", "points_1"]].sum()
+    assert summed.to_numpy().tolist() == per_match[["score_0", "score_1"]].to_numpy().tolist()
     with pytest.raises(cf.VariantError):
         r.to_pandas("matches")
     with pytest.raises(cf.VariantError):

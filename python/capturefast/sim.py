@@ -330,7 +330,9 @@ class SimulationResult:
 
     Rows are in deal order: in hands mode row ``d`` is deal ``d`` (rows ``2d`` and ``2d + 1``
     in duplicate mode, the second with the bots swapped); in matches mode the rows of each
-    match's hands follow each other, matches in order (``match_hands`` gives their counts).
+    match's hands follow each other, matches in order (``match_hands`` gives their counts), and
+    in duplicate mode match ``m`` is played as matches ``2m`` and ``2m + 1`` of the per-match
+    arrays, the second with the bots swapped.
 
     Attributes:
         rules: the rules played.
@@ -404,10 +406,13 @@ class SimulationResult:
 
     @property
     def hand_match(self) -> npt.NDArray[np.int64]:
-        """Matches mode: the match of each hand row, int64 (hands,); hands mode: the deal."""
+        """The deal (hands mode) or match (matches mode) of each hand row, int64 (hands,),
+        numbered as the run deals them: the number `deal_seed` takes and a record's ``Item``
+        header. Both games of a duplicate deal or match share it (`swapped` tells them apart)."""
         if self.match_hands is None:
             return np.arange(self.num_hands, dtype=np.int64) // self.games_per_deal
-        return np.repeat(np.arange(self.num_matches, dtype=np.int64), self.match_hands)
+        item = np.arange(self.num_matches, dtype=np.int64) // self.games_per_deal
+        return np.repeat(item, self.match_hands)
 
     @property
     def swapped(self) -> npt.NDArray[np.bool_]:
@@ -497,6 +502,11 @@ class SimulationResult:
         Hands: ``deal`` (or ``match``), ``swapped``, ``dealer``, ``points_0``, ``points_1``,
         ``sweeps_0``, ``sweeps_1``, then one column per category (the side that won it, -1 for a
         tie). Matches: ``match``, ``swapped``, ``score_0``, ``score_1``, ``winner``, ``hands``.
+
+        ``deal`` and ``match`` number the deals or matches as the run deals them (`hand_match`:
+        `deal_seed`'s number, a record's ``Item``). In duplicate mode each is played twice, so
+        two rows (two hands, or two matches) share the number: ``swapped`` is 0 in the first,
+        1 in the second, where the bots of the two sides are swapped.
         """
         if level == "hands":
             key = "deal" if self.mode == "hands" else "match"
@@ -517,7 +527,7 @@ class SimulationResult:
                 raise VariantError("per-match columns need a matches-mode run: level: matches")
             m = self.num_matches
             return {
-                "match": np.arange(m, dtype=np.int64),
+                "match": np.arange(m, dtype=np.int64) // self.games_per_deal,
                 "swapped": (np.arange(m) % 2 == 1) & self.duplicate,
                 "score_0": self.match_scores[:, 0],
                 "score_1": self.match_scores[:, 1],
