@@ -28,8 +28,8 @@ CATEGORIES = {
 }
 
 
-# A rate with its 95% interval, as the summary prints it: `45.8% ± 3.1`.
-PCT = r"[\d.]+% ± [\d.]+"
+# A rate with its 95% interval, as the summary prints it: `45.8% (42.7-48.9)`.
+PCT = r"[\d.]+% \([\d.]+-[\d.]+\)"
 
 
 def stable_lines(out: str) -> list[str]:
@@ -55,14 +55,33 @@ def test_simulate_scopa_two_players() -> None:
 def test_simulate_percentages_add_up() -> None:
     p = run("simulate", "--hands", "200", "--game", "chkobba", "--players", "4", "--seed", "3")
     assert p.returncode == 0, p.stderr
-    rows = re.findall(
-        r"^\s+(\w+)\s+([\d.]+)% ± [\d.]+\s+([\d.]+)% ± [\d.]+\s+tie ([\d.]+)%$", p.stdout, re.M
-    )
+    rows = re.findall(r"^\s+(\w+)\s+([\d.]+)% \S+\s+([\d.]+)% \S+\s+tie ([\d.]+)%$", p.stdout, re.M)
     assert [r[0] for r in rows] == CATEGORIES["chkobba"]
     for _, a, b, tie in rows:
         assert abs(float(a) + float(b) + float(tie) - 100.0) < 0.2
     # Someone always holds the seven of coins.
     assert float(rows[2][3]) == 0.0
+
+
+def test_a_tiny_sample_shows_rates_with_intervals_of_some_width() -> None:
+    # 3 random hands: every category won by one side in each, or a side always winning, gave
+    # `100.0% ± 0.0` (and `66.7% ± 65.3`, past 100%); a rate's interval is now Wilson's.
+    p = run("simulate", "--hands", "3", "--game", "scopa", "--players", "2")
+    assert p.returncode == 0, p.stderr
+    rows = re.findall(rf"^\s+(\w+)\s+({PCT})\s+({PCT})\s+tie", p.stdout, re.M)
+    assert [r[0] for r in rows] == CATEGORIES["scopa"], p.stdout
+    for _, *cells in rows:
+        for cell in cells:
+            m = re.fullmatch(r"([\d.]+)% \(([\d.]+)-([\d.]+)\)", cell)
+            assert m, cell
+            rate, low, high = map(float, m.groups())
+            assert 0.0 <= low <= rate <= high <= 100.0 and high - low > 40.0, cell
+    assert "% ± 0.0" not in p.stdout
+    data = json.loads(run("simulate", "--hands", "3", "--game", "scopa", "--json").stdout)
+    for sides in data[0]["summary"]["categories"].values():
+        for e in sides.values():
+            low, high = e["ci"]
+            assert 0.0 <= low <= e["mean"] <= high <= 1.0 and high - low > 0.4, e
 
 
 def test_simulate_every_game_and_player_count() -> None:

@@ -541,6 +541,41 @@ def test_summary_means_are_the_array_means(duplicate: bool) -> None:
         assert e.low < e.mean < e.high
 
 
+def test_a_rate_has_wilsons_interval() -> None:
+    # Textbook values: 0 of 10 gives 0 to 27.75%, 5 of 10 gives 23.66% to 76.34%.
+    none = cf.Estimate.rate(np.zeros(10, dtype=np.bool_))
+    assert none.to_dict()["ci"] == [0.0, pytest.approx(0.277533, abs=1e-6)]
+    half = cf.Estimate.rate(np.array([1] * 5 + [0] * 5))
+    assert half.to_dict()["ci"] == pytest.approx([0.236593, 0.763407], abs=1e-6)
+    every = cf.Estimate.rate(np.ones(3))
+    assert (every.low, every.high) == (pytest.approx(0.438503, abs=1e-6), 1.0)
+    assert every.format(percent=True) == "100.0% (43.9-100.0)"
+    assert str(cf.Estimate.rate(np.ones(1))) == "1.000 (0.207-1.000)", "one outcome is enough"
+    # Means of two outcomes (duplicate deals) with no spread: as many trials as outcomes.
+    split = cf.Estimate.rate(np.full(5, 0.5), outcomes=2)
+    assert split.bounds == pytest.approx(cf.Estimate.rate(np.array([1, 0] * 5)).bounds)
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_a_rate_of_many_hands_has_the_interval_of_the_normal_approximation(
+    duplicate: bool,
+) -> None:
+    # What the summary printed before (mean ± 1.96 sd / sqrt(n), over deals in duplicate
+    # mode), to a tenth of a percentage point: only small samples read differently.
+    r = cf.simulate(Rules.scopa(), 10_000, bots=("expert", "greedy"), duplicate=duplicate)
+    team_awards = np.where(r.awards < 0, -1, r.awards ^ r.swapped[:, None])
+    summary = r.summary()
+    for i, name in enumerate(r.rules.categories):
+        x = (team_awards[:, i] == 0).astype(np.float64)
+        if duplicate:
+            x = x.reshape(-1, 2).mean(axis=1)
+        normal = cf.Estimate.of(x)
+        wilson = summary.categories[name][0]
+        assert wilson.bounds is not None
+        assert wilson.low == pytest.approx(normal.low, abs=1e-3), name
+        assert wilson.high == pytest.approx(normal.high, abs=1e-3), name
+
+
 def test_summary_of_matches() -> None:
     r = cf.simulate(Rules.scopa(), matches=400, bots=("greedy", "random"), seed=10)
     s = r.summary()
