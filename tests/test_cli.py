@@ -685,6 +685,8 @@ BAD_INPUTS = [
     (["simulate", "--players", "3"], "got: 3", None),
     (["simulate", "--game", "escopa"], "got: escopa", "did you mean scopa?"),
     (["simulate", "--hands", "5", "--bots", "grredy"], ": grredy", "did you mean greedy?"),
+    (["simulate", "--hands", "5", "--bots", "pimc:wrlds=5"], ": wrlds", "did you mean worlds?"),
+    (["tournament", "--bots", "greedy", "ismcts:iteratons=9"], ": iteratons", "iterations?"),
     (["simulate", "--hands", "5", "--bots", "pimc:worlds=x"], "got: x", None),
     (["simulate", "--hands", "5", "--set", "targte=21"], ": targte", "did you mean target?"),
     (["simulate", "--hands", "5", "--set", "deck=xx"], "got: xx", None),

@@ -4,6 +4,7 @@ that names the offending value, and a state left exactly unchanged by a rejected
 
 from __future__ import annotations
 
+import pickle
 import struct
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -515,6 +516,52 @@ def test_unknown_option_name() -> None:
     raises_naming(
         cf.VariantError, "bogus", lambda: Rules.from_dict({"game": "chkobba", "bogus": True})
     )
+
+
+MISSPELLED = [
+    (lambda: Rules("scopa", taret=21), "taret", "target"),
+    (lambda: Rules.escoba(lastplaysweep="void"), "lastplaysweep", "last_play_sweep"),
+    (lambda: Rules.from_dict({"game": "chkobba", "cut_crd": False}), "cut_crd", "cut_card"),
+    (lambda: Rules("scpoa"), "scpoa", "scopa"),
+    (lambda: cf.variants.rules("cirula"), "cirula", "cirulla"),
+    (lambda: cf.variants.rules("cirulla", taret=3), "taret", "target"),
+    (lambda: cf.variants.loads('game = "scopa"\ntaret = 3\n', "toml"), "taret", "target"),
+    (lambda: cf.Bot("expret"), "expret", "expert"),
+    (lambda: cf.Bot("pimc:wrlds=50"), "wrlds", "worlds"),
+    (lambda: cf.Bot("ismcts:iteratons=50"), "iteratons", "iterations"),
+    (lambda: cf.simulate(Rules.scopa(), 5, bots="gredy"), "gredy", "greedy"),
+    (lambda: cf.tournament(Rules.scopa(), ["greedy", "randm"], 5), "randm", "random"),
+]
+
+
+@pytest.mark.parametrize(("call", "bad", "close"), MISSPELLED)
+def test_a_misspelled_name_gets_a_hint_naming_a_close_one(
+    call: Callable[[], Any], bad: str, close: str
+) -> None:
+    # The command line said `did you mean`; the library's own calls said only what it expected.
+    msg = raises_naming(cf.VariantError, bad, call)
+    first, hint = msg.split("\n")
+    assert first.startswith(("unknown ", "bot `")) and first.endswith(f"): {bad}"), msg
+    assert hint == f"hint: did you mean {close}?"
+
+
+def test_a_name_close_to_none_gets_no_hint_and_a_hint_is_never_doubled() -> None:
+    msg = raises_naming(cf.VariantError, "zzzz", lambda: Rules("scopa", zzzz=1))
+    assert "hint:" not in msg
+    with pytest.raises(cf.VariantError) as info:
+        Rules("scopa", taret=1)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert str(again) == str(info.value) and str(again).count("hint:") == 1
+    # A message with its own hint keeps it.
+    own = "unknown option (expected one of target): taret\nhint: see docs/variants.md"
+    assert str(cf.VariantError(own)) == own
+    # Where the message says it: after where the name was found, a long text before it.
+    long = cf.VariantError("x " * 100_000 + ": unknown option (expected one of target): taret")
+    assert str(long).endswith("taret\nhint: did you mean target?")
+    assert errors_module.did_you_mean("tagret", ["target", "seed"]) == (
+        "\nhint: did you mean target?"
+    )
+    assert errors_module.did_you_mean("", ["target"]) == ""
 
 
 @pytest.mark.parametrize(

@@ -327,6 +327,8 @@ def test_bad_input_gets_one_error_line(session: Session, line: str, token: str) 
         ("go worlds many", "many"),
         ("go worlds 0", "0"),
         ("go depth 3", "depth"),
+        ("go wrolds 3", "wrolds; hint: did you mean worlds?"),
+        ("go bot pimc:wrlds=5", "wrlds; hint: did you mean worlds?"),
         ("go worlds", "worlds"),
         ("go horizon forever", "forever"),
         ("go time -5", "-5"),

@@ -829,9 +829,9 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
         ("ismcts:iterations=1000001", "iterations must be a whole number from 1 to 1000000"),
         ("pimc:ms=60001", "ms must be a whole number from 1 to 60000"),
         ("greedy:worlds=3", "only pimc and ismcts take a budget"),
-        ("ismcts:depth=3", "unknown budget depth"),
+        ("ismcts:depth=3", r"unknown ismcts budget \(expected one of iterations, ms\): depth$"),
         ("pimc:eval=learned", "eval is equity or fitted, got: learned"),
-        ("ismcts:eval=fitted", "unknown budget eval"),
+        ("ismcts:eval=fitted", r"unknown ismcts budget \(.*\): eval$"),
     ]:
         with pytest.raises(cf.VariantError, match=why):
             cf.simulate(rules, 1, bots=(spec, "random"))

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import difflib
 import itertools
 import json
 import os
@@ -37,7 +36,7 @@ import numpy as np
 from capturefast._core import Card, Rules, State, __version__, bot_names
 from capturefast.cli_solve import add_parsers as add_solver_parsers
 from capturefast.cli_solve import run as run_solver
-from capturefast.errors import CaptureFastError, printable
+from capturefast.errors import CaptureFastError, did_you_mean, printable
 from capturefast.records import GameRecord
 from capturefast.sim import SimRequest, SimulationResult, simulate
 from capturefast.solve import ReviewRow
@@ -78,7 +77,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> str:
-    """`message` with the bad value named and a `hint:` line, where argparse leaves them out."""
+    """`message` with the bad value named and a `hint:` line, where argparse leaves them out
+    (the library's errors refusing an unknown name carry their own, `errors.did_you_mean`)."""
     m = re.fullmatch(r"argument (\S+): expected one argument", message)
     if m:
         # argparse reads `--hand -1=7D` or `--sweeps -1,0` as a flag with its value missing.
@@ -94,8 +94,7 @@ def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str])
     m = re.fullmatch(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)", message)
     if m:
         value, choices = m[2].strip("'"), [c.strip("'") for c in m[3].split(", ")]
-        close = _close(value, choices)
-        hint = f"\nhint: did you mean {close}?" if close else ""
+        hint = did_you_mean(value, choices)
         return f"argument {m[1]}: expected one of {', '.join(choices)}, got: {value}{hint}"
     m = re.fullmatch(r"argument (\S+): invalid int value: '(.*)'", message)
     if m:
@@ -104,25 +103,11 @@ def _explain(parser: argparse.ArgumentParser, message: str, argv: Sequence[str])
     if m:
         flag = next((w.partition("=")[0] for w in m[1].split() if w.startswith("--")), "")
         known = [o for o in parser._option_string_actions if o.startswith("--")]
-        close = _close(flag, known)
-        return f"{message}\nhint: did you mean {close}?" if close else message
-    # The library's "unknown bot (expected one of random, greedy, ...): grredy" and the like,
-    # maybe after where it was found ("argument --rules: house.toml: unknown option ...").
-    m = re.search(r"\bunknown [\w ]+ \(expected one of ([^)]*)\): (\S+)\Z", message)
-    if m:
-        close = _close(m[2], m[1].split(", "))
-        return f"{message}\nhint: did you mean {close}?" if close else message
+        return message + did_you_mean(flag, known)
     # An option for 4 players only (the Scopone deals) with `--players` not given.
     if re.search(r"\bneeds 4 players\b", message) and "--players" not in argv:
         return f"{message}\nhint: give --players 4"
     return message
-
-
-def _close(word: str, choices: list[str]) -> str | None:
-    """The choice `word` is most likely a typo of, if one is close enough (ignoring dashes)."""
-    names = {c.lstrip("-"): c for c in choices}
-    close = difflib.get_close_matches(word.lstrip("-"), names, n=1, cutoff=0.75)
-    return names[close[0]] if close and word else None
 
 
 def _fail(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> NoReturn:
@@ -192,8 +177,7 @@ def _preset_name(text: str) -> str:
     name = text.strip().lower().replace("-", "_")
     names = preset_names()
     if name not in names:
-        close = _close(name, names)
-        hint = f"\nhint: did you mean {close}?" if close else ""
+        hint = did_you_mean(name, names)
         raise argparse.ArgumentTypeError(f"expected one of {', '.join(names)}, got: {text}{hint}")
     return name
 

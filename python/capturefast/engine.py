@@ -8,7 +8,6 @@ is the core's (`capturefast.service`, `capturefast.solve`).
 
 from __future__ import annotations
 
-import difflib
 import json
 import queue
 import re
@@ -19,7 +18,13 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from capturefast._core import Bot, Move, Rules, State, View, __version__
-from capturefast.errors import ArgumentError, CaptureFastError, IllegalMoveError, printable
+from capturefast.errors import (
+    ArgumentError,
+    CaptureFastError,
+    IllegalMoveError,
+    did_you_mean,
+    printable,
+)
 from capturefast.service import (
     BUILTIN_BOTS,
     HORIZONS,
@@ -225,8 +230,7 @@ class Engine:
         word, rest = ([*line.split(maxsplit=1), "", ""])[:2]
         command = self._commands.get(word)
         if command is None:
-            close = difflib.get_close_matches(word, [*self._commands, "stop", "quit"], n=1)
-            hint = f"\nhint: did you mean {close[0]}?" if close else ""
+            hint = did_you_mean(word, [*self._commands, "stop", "quit"])
             self.error(f"unknown command: {word}{hint}")
             return
         rest = rest.strip()  # a word's spaces and tabs are one separator
@@ -471,7 +475,8 @@ class Engine:
                 continue
             if key not in ("worlds", "time", "nodes", "horizon", "seed"):
                 raise ArgumentError(
-                    f"unknown budget (expected worlds, time, nodes, horizon, seed, infinite): {key}"
+                    "unknown budget (expected one of worlds, time, nodes, horizon, seed, "
+                    f"infinite): {key}"
                 )
             if i + 1 == len(words):
                 raise ArgumentError(f"`{key}` needs a value: {key}")

@@ -5,11 +5,19 @@ offending value after a colon, each control character in it written as `\\xNN` (
 so that an error is one printable line (a hint may follow on a second). An argument of the
 wrong Python type stays a `TypeError`; an option value of the wrong type is a `VariantError`
 (options come from files and dicts too).
+
+A name that is not one of those expected (an option, a preset, a game, a bot, a search bot's
+budget) is refused as ``unknown option (expected one of target, ...): taret``; such an error
+gets a ``hint: did you mean target?`` line when one name is close enough (`did_you_mean`, the
+one helper of the library, the command line and the engine protocol alike).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 import unicodedata
+from collections.abc import Iterable
 
 __all__ = [
     "ArgumentError",
@@ -23,6 +31,8 @@ __all__ = [
     "ReportError",
     "StoppedError",
     "VariantError",
+    "close_match",
+    "did_you_mean",
 ]
 
 
@@ -39,9 +49,52 @@ def printable(text: str) -> str:
 _HINT = "\nhint: "
 
 
+def close_match(word: str, choices: Iterable[str]) -> str | None:
+    """The choice `word` is most likely a typo of, if one is close enough (leading dashes
+    aside, so that `--hnads` finds `--hands`)."""
+    names = {c.lstrip("-"): c for c in choices}
+    close = difflib.get_close_matches(word.lstrip("-"), names, n=1, cutoff=0.75)
+    return names[close[0]] if close and word else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A ``hint: did you mean X?`` line (with the line break before it) for the choice `word`
+    is most likely a typo of, or "" when none is close enough."""
+    close = close_match(word, choices)
+    return f"{_HINT}did you mean {close}?" if close else ""
+
+
+# What comes before the list in "unknown option (expected one of target, ...): taret" (and in
+# "unknown game (expected scopa, escoba or chkobba): scpoa"): a few words after "unknown".
+_UNKNOWN = re.compile(r"\bunknown [\w ]{1,40} \Z")
+
+
+def _with_hint(message: str) -> str:
+    """`message`, and if it refuses an unknown name, `did_you_mean`'s hint for it. The name
+    is the last word, after the list of those expected; a message with a hint keeps its own.
+    Linear in the message's length (it may quote a long value)."""
+    if _HINT in message:
+        return message
+    head, colon, word = message.rpartition("): ")
+    if not colon or not word or any(c.isspace() for c in word):
+        return message
+    opening = head.rfind(" (expected ")
+    if opening < 0 or not _UNKNOWN.search(head[max(0, opening - 48) : opening + 1]):
+        return message
+    listed = head[opening + len(" (expected ") :].removeprefix("one of ")
+    return message + did_you_mean(word, re.split(r", | or ", listed))
+
+
 class CaptureFastError(Exception):
     """Base class of every capturefast error. Its message is one printable line (and a hint
-    line): control characters in the value it names are written as `\\xNN` (`printable`)."""
+    line): control characters in the value it names are written as `\\xNN` (`printable`). A
+    message refusing an unknown name gets a hint naming a close one (`did_you_mean`), whether
+    the core or Python raised it."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (_with_hint(args[0]),)
+        super().__init__(*args)
 
     def __str__(self) -> str:
         return printable(super().__str__())

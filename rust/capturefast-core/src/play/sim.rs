@@ -1237,14 +1237,16 @@ impl Budget {
                 (BotKind::Pimc | BotKind::Ismcts, "ms") => {
                     b.limit = Some(Duration::from_millis(u64::from(count(MAX_MS)?)));
                 }
+                // The name last, after the list, as every "unknown" message has it: the
+                // Python package adds a `did you mean` hint from that list.
                 (BotKind::Pimc, _) => {
                     return Err(format!(
-                        "unknown budget {key} (pimc takes worlds, horizon, endgame, eval, infer, beta, sweep, ms)"
+                        "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, ms): {key}"
                     ));
                 }
                 (BotKind::Ismcts, _) => {
                     return Err(format!(
-                        "unknown budget {key} (ismcts takes iterations, ms)"
+                        "unknown ismcts budget (expected one of iterations, ms): {key}"
                     ));
                 }
                 _ => return Err("only pimc and ismcts take a budget".to_string()),
@@ -1703,7 +1705,7 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown budget iterations (pimc takes worlds, horizon, endgame, eval, infer, beta, sweep, ms)",
+                "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, ms): iterations",
             ),
             (
                 "pimc:infer=bridge",
@@ -1736,15 +1738,15 @@ mod tests {
             ),
             (
                 "ismcts:sweep=1",
-                "unknown budget sweep (ismcts takes iterations, ms)",
+                "unknown ismcts budget (expected one of iterations, ms): sweep",
             ),
             (
                 "ismcts:eval=fitted",
-                "unknown budget eval (ismcts takes iterations, ms)",
+                "unknown ismcts budget (expected one of iterations, ms): eval",
             ),
             (
                 "ismcts:worlds=3",
-                "unknown budget worlds (ismcts takes iterations, ms)",
+                "unknown ismcts budget (expected one of iterations, ms): worlds",
             ),
             ("pimc:horizon=match", "horizon is round or hand, got: match"),
             (
