@@ -140,9 +140,14 @@ impl PyBot {
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
         let told = told(history.as_deref(), r, view.seat)?;
+        let interrupt = capturefast_core::Interrupt {
+            flag: stop,
+            ..capturefast_core::Interrupt::default()
+        };
         let mv = py(detached(py_, || {
-            query::choose_after(r, name, seed, &view, &told, stop)
-        }))?;
+            query::choose_after(r, name, seed, &view, &told, &interrupt)
+        }))?
+        .mv;
         let sweep = py(view.legal_moves(r))?
             .into_iter()
             .any(|(m, sweep)| m == mv && sweep);

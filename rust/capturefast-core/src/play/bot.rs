@@ -1,11 +1,9 @@
 //! The [`Bot`] trait: a player that chooses a move from what its seat can see.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
 use crate::game::action::Move;
 use crate::game::rules::Rules;
 use crate::game::view::{LazyView, View};
+use crate::search::solver::Interrupt;
 
 /// A player.
 pub trait Bot: Send {
@@ -30,8 +28,17 @@ pub trait Bot: Send {
     /// forgets it.
     fn observe(&mut self, _rules: &Rules, _before: &View, _seat: u8, _mv: Move) {}
 
-    /// Ends the bot's decisions early once `flag` is set (from any thread): a search bot then
-    /// plays the best move of what it has searched, at least one world or iteration. The
-    /// default ignores it: the other bots decide in microseconds.
-    fn set_stop(&mut self, _flag: Arc<AtomicBool>) {}
+    /// Ends the bot's decisions early once `interrupt` is due: one of its flags set (from any
+    /// thread) or its deadline passed (an instant: it bounds the decisions made before it). A
+    /// search bot then plays the best move of what it has searched, at least one world or
+    /// iteration; its node budget is not read. The default ignores it: the other bots decide
+    /// in microseconds.
+    fn set_interrupt(&mut self, _interrupt: Interrupt) {}
+
+    /// Whether the bot's last decision was ended early, by its interrupt or its own time
+    /// limit, before its whole budget was searched (its move might differ from the one it
+    /// plays given the time). The default: never.
+    fn stopped(&self) -> bool {
+        false
+    }
 }

@@ -17,9 +17,6 @@
 //!   capture value (card counting from [`View::unseen`](crate::View::unseen)); and in the last round of a 2-player
 //!   hand, where every card is known, it searches the rest of the hand exactly.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
 use crate::error::Error;
 use crate::game::action::Move;
 use crate::game::rng::Rng;
@@ -32,6 +29,7 @@ use crate::play::greedy::GreedyBot;
 use crate::search::horizon::Evaluation;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
+use crate::search::solver::Interrupt;
 
 /// The built-in bots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,6 +191,19 @@ impl Bot for SeatBot {
             b.observe(rules, before, seat, mv);
         }
     }
+
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        if let SeatBot::Boxed(b) = self {
+            b.set_interrupt(interrupt);
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        match self {
+            SeatBot::Boxed(b) => b.stopped(),
+            _ => false,
+        }
+    }
 }
 
 /// Uniform over all legal moves.
@@ -259,8 +270,12 @@ impl Bot for PimcBot {
         PimcBot::observe(self, rules, before, seat, mv);
     }
 
-    fn set_stop(&mut self, flag: Arc<AtomicBool>) {
-        PimcBot::set_stop(self, flag);
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        PimcBot::set_interrupt(self, interrupt);
+    }
+
+    fn stopped(&self) -> bool {
+        PimcBot::stopped(self)
     }
 }
 
@@ -269,7 +284,11 @@ impl Bot for IsmctsBot {
         IsmctsBot::choose(self, rules, view, legal)
     }
 
-    fn set_stop(&mut self, flag: Arc<AtomicBool>) {
-        IsmctsBot::set_stop(self, flag);
+    fn set_interrupt(&mut self, interrupt: Interrupt) {
+        IsmctsBot::set_interrupt(self, interrupt);
+    }
+
+    fn stopped(&self) -> bool {
+        IsmctsBot::stopped(self)
     }
 }

@@ -2,14 +2,12 @@
 //! `simulate` names it (`expert`, `pimc:worlds=400`) chooses in a seat's [`View`]. What another
 //! program calls to have a capturefast bot play a position it sends as a view line.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
 use crate::error::Error;
 use crate::game::action::{Move, MoveKind};
 use crate::game::rules::Rules;
 use crate::game::view::{LazyView, View};
 use crate::play::sim::Player;
+use crate::search::solver::Interrupt;
 
 /// The move the bot `spec` (a [`Player::parse`] name with its budget) drawing from `seed`
 /// chooses for the seat of `view`, which must be to move, under `rules`. A fresh bot decides,
@@ -19,14 +17,24 @@ use crate::play::sim::Player;
 /// An unknown bot or budget, or one these rules do not allow ([`Error::Variant`]); a view whose
 /// seat is not to move ([`Error::IllegalMove`]).
 pub fn choose(rules: &Rules, spec: &str, seed: u64, view: &View) -> Result<Move, Error> {
-    choose_after(rules, spec, seed, view, &[], None)
+    choose_after(rules, spec, seed, view, &[], &Interrupt::default()).map(|c| c.mv)
+}
+
+/// A bot's decision ([`choose_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move chosen.
+    pub mv: Move,
+    /// Whether the decision was ended early, by the interrupt or the bot's own time limit
+    /// ([`Bot::stopped`](crate::play::bot::Bot::stopped)).
+    pub stopped: bool,
 }
 
 /// [`choose`], the fresh bot first told of the moves played before (`history`,
 /// [`Bot::observe`](crate::play::bot::Bot::observe)): each as the view of the same seat as `view` just before the move, the seat that played it, and
 /// the move. A bot that reasons about the others' play (`pimc:infer=expert`) reads the current
-/// round's; the others ignore them. `stop`: a flag that ends a search bot's decision once set
-/// ([`Bot::set_stop`](crate::play::bot::Bot::set_stop)).
+/// round's; the others ignore them. `interrupt`: what ends a search bot's decision early once
+/// due ([`Bot::set_interrupt`](crate::play::bot::Bot::set_interrupt)): a flag set, a deadline.
 ///
 /// # Errors
 /// Those of [`choose`]; a history [`check_history`] refuses ([`Error::Position`]).
@@ -36,8 +44,8 @@ pub fn choose_after(
     seed: u64,
     view: &View,
     history: &[(View, u8, Move)],
-    stop: Option<Arc<AtomicBool>>,
-) -> Result<Move, Error> {
+    interrupt: &Interrupt,
+) -> Result<Choice, Error> {
     check_history(view, history)?;
     let player = Player::parse(spec)?;
     player.check_rules(rules)?;
@@ -63,15 +71,19 @@ pub fn choose_after(
         }));
     }
     let mut bot = player.build(seed);
-    if let Some(flag) = stop {
-        bot.set_stop(flag);
+    if interrupt.is_armed() {
+        bot.set_interrupt(interrupt.clone());
     }
     if bot.observes() {
         for (before, seat, mv) in history {
             bot.observe(rules, before, *seat, *mv);
         }
     }
-    Ok(bot.choose(rules, &LazyView::from(view), &legal))
+    let mv = bot.choose(rules, &LazyView::from(view), &legal);
+    Ok(Choice {
+        mv,
+        stopped: bot.stopped(),
+    })
 }
 
 /// Checks that `history` (as [`choose_after`] takes it) can be moves that led to `view`: each
@@ -153,6 +165,61 @@ mod tests {
         assert!(choose(&rules, "pimc:worlds=0", 0, &view).is_err());
     }
 
+    #[test]
+    fn an_interrupt_ends_a_search_bots_decision_and_says_so() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        use std::time::{Duration, Instant};
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let state = State::new(&rules, 3);
+        let view = state.view(state.to_move().unwrap());
+        let legal: Vec<Move> = view
+            .legal_moves(&rules)
+            .unwrap()
+            .iter()
+            .map(|m| m.0)
+            .collect();
+        let none = Interrupt::default();
+        let set = Interrupt {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Interrupt::default()
+        };
+        let past = Interrupt {
+            deadline: Some(Instant::now()),
+            ..Interrupt::default()
+        };
+        // Budgets of seconds a decision: each ends at once, with a legal move, and says it
+        // was cut short.
+        for spec in [
+            "pimc:worlds=10000",
+            "pimc:worlds=10000,horizon=hand",
+            "ismcts:iterations=1000000",
+        ] {
+            for interrupt in [&set, &past] {
+                let start = Instant::now();
+                let c = choose_after(&rules, spec, 1, &view, &[], interrupt).unwrap();
+                assert!(c.stopped, "{spec}");
+                assert!(start.elapsed() < Duration::from_secs(1), "{spec}");
+                assert!(legal.contains(&c.mv), "{spec}");
+            }
+        }
+        // Uninterrupted, or by an interrupt that never comes: not stopped, the same move.
+        let never = Interrupt {
+            flag: Some(Arc::new(AtomicBool::new(false))),
+            ..Interrupt::default()
+        };
+        for spec in ["pimc:worlds=20", "ismcts:iterations=200", "expert"] {
+            let a = choose_after(&rules, spec, 1, &view, &[], &none).unwrap();
+            let b = choose_after(&rules, spec, 1, &view, &[], &never).unwrap();
+            assert!(!a.stopped && a == b, "{spec}");
+        }
+        // The bot's own time limit is reported too; a fast bot is never stopped.
+        let timed = choose_after(&rules, "pimc:worlds=10000,ms=5", 1, &view, &[], &none);
+        assert!(timed.unwrap().stopped);
+        let fast = choose_after(&rules, "greedy", 1, &view, &[], &past).unwrap();
+        assert!(!fast.stopped);
+    }
+
     /// The told moves of the first `plies` plies of deal `seed` (each as seat 0 saw it before
     /// the move, the mover, the move; the first legal move played each time) and the state
     /// they lead to.
@@ -221,7 +288,8 @@ mod tests {
             let next = done.view(0);
             let last = &history[history.len() - 3..];
             assert!(check_history(&next, last).is_err());
-            assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last, None).is_err());
+            let none = Interrupt::default();
+            assert!(choose_after(&rules, "pimc:worlds=3", 0, &next, last, &none).is_err());
         }
     }
 

@@ -161,6 +161,8 @@ pub struct Player {
     make: Arc<MakeBot>,
     /// A `pimc:horizon=hand` bot: its exact whole-hand searches need compulsory capture.
     solves_hands: bool,
+    /// The time limit of each decision (`ms` in its budget).
+    time_limit: Option<Duration>,
     /// The kind of a built-in bot with its default budget: the simulation holds the fast ones
     /// by value and does not check their moves against the legal list (their tests do).
     builtin: Option<BotKind>,
@@ -173,6 +175,7 @@ impl Player {
             name: kind.name().to_string(),
             make: Arc::new(move |seed| kind.build(seed)),
             solves_hands: false,
+            time_limit: None,
             builtin: Some(kind),
         }
     }
@@ -232,6 +235,7 @@ impl Player {
         };
         let mut player = Player::custom(spec, make);
         player.solves_hands = kind == BotKind::Pimc && b.horizon == Horizon::Hand;
+        player.time_limit = b.limit;
         Ok(player)
     }
 
@@ -244,6 +248,7 @@ impl Player {
             name: name.into(),
             make: Arc::new(make),
             solves_hands: false,
+            time_limit: None,
             builtin: None,
         }
     }
@@ -251,6 +256,12 @@ impl Player {
     /// The player's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The time limit of each of its decisions, from its budget (`pimc:ms=50`); `None` for a
+    /// bot without one (a custom bot's are its own).
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
     }
 
     /// Whether this player can play under `rules`: a `pimc:horizon=hand` bot needs compulsory

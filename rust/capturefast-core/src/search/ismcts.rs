@@ -27,9 +27,7 @@
 //! expansions, play-outs) comes from its own [`Rng`]. It never reads more than the view: the
 //! worlds are drawn from it alone.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::game::action::{Move, MoveKind};
 use crate::game::rng::Rng;
@@ -88,8 +86,10 @@ impl Node {
 pub struct IsmctsBot {
     iterations: u32,
     time_limit: Option<Duration>,
-    /// A flag whose setting ends the decision running ([`IsmctsBot::set_stop`]).
-    stop: Option<Arc<AtomicBool>>,
+    /// What else ends a decision early ([`IsmctsBot::set_interrupt`]).
+    interrupt: Interrupt,
+    /// Whether the last decision was ended early ([`IsmctsBot::stopped`]).
+    stopped: bool,
     exploration: f64,
     rng: Rng,
     /// The tree, an arena reused from one decision to the next (node 0 is the root).
@@ -110,7 +110,8 @@ impl IsmctsBot {
         IsmctsBot {
             iterations: iterations.max(1),
             time_limit: None,
-            stop: None,
+            interrupt: Interrupt::default(),
+            stopped: false,
             exploration: DEFAULT_EXPLORATION,
             rng: Rng::new(seed),
             nodes: Vec::new(),
@@ -129,10 +130,20 @@ impl IsmctsBot {
         self
     }
 
-    /// Ends each decision once `flag` is set, as the time limit does (after at least one
-    /// iteration).
-    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
-        self.stop = Some(flag);
+    /// Ends each decision once `interrupt` is due (one of its flags set from another thread,
+    /// or its deadline passed, whichever comes first with the time limit), as the time limit
+    /// does (after at least one iteration). Its node budget is not read.
+    pub fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = Interrupt {
+            node_end: None,
+            ..interrupt
+        };
+    }
+
+    /// Whether the last decision was ended early, by the time limit or the interrupt, before
+    /// its iterations.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Sets the UCB1 exploration constant (default [`DEFAULT_EXPLORATION`]): finite and not
@@ -269,6 +280,7 @@ impl IsmctsBot {
     /// The most visited move after the iterations (`legal` never empty: the view's legal
     /// moves).
     pub fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+        self.stopped = false;
         if legal.len() == 1 {
             return legal[0];
         }
@@ -276,15 +288,12 @@ impl IsmctsBot {
         let root_side = Rules::side(view.seat);
         self.nodes.clear();
         self.nodes.push(Node::new(legal[0]));
-        let interrupt = Interrupt {
-            deadline: self.time_limit.map(|limit| Instant::now() + limit),
-            flag: self.stop.clone(),
-            ..Interrupt::default()
-        };
+        let interrupt = self.interrupt.clone().with_time_limit(self.time_limit);
         let mut done = 0;
         let mut draws = Draws::new(view);
         while done < self.iterations {
             if done > 0 && done % CLOCK_EVERY == 0 && interrupt.due() {
+                self.stopped = true;
                 break;
             }
             let Ok(world) = draws.draw(rules, &mut self.rng) else {

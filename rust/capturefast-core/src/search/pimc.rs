@@ -2,9 +2,7 @@
 //! to its [`Horizon`], the second-to-last round of a 2-player hand solved to the hand's end
 //! ([`solves_endgame`]).
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::eval::choice::Best;
 use crate::game::action::Move;
@@ -37,8 +35,10 @@ pub struct PimcBot {
     horizon: Horizon,
     endgame: bool,
     time_limit: Option<Duration>,
-    /// A flag whose setting ends the decision running ([`PimcBot::set_stop`]).
-    stop: Option<Arc<AtomicBool>>,
+    /// What else ends a decision early ([`PimcBot::set_interrupt`]).
+    interrupt: Interrupt,
+    /// Whether the last decision was ended early ([`PimcBot::stopped`]).
+    stopped: bool,
     rng: Rng,
     solver: Option<Solver>,
     round: RoundSearch,
@@ -59,7 +59,8 @@ impl PimcBot {
             horizon,
             endgame: true,
             time_limit: None,
-            stop: None,
+            interrupt: Interrupt::default(),
+            stopped: false,
             rng: Rng::new(seed),
             solver: None,
             round: RoundSearch::default(),
@@ -127,9 +128,21 @@ impl PimcBot {
         self
     }
 
-    /// Ends each decision once `flag` is set, as the time limit does.
-    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
-        self.stop = Some(flag);
+    /// Ends each decision once `interrupt` is due (one of its flags set from another thread,
+    /// or its deadline passed, whichever comes first with the time limit), as the time limit
+    /// does. Its node budget is not read: the bot's solves are its own.
+    pub fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = Interrupt {
+            node_end: None,
+            ..interrupt
+        };
+    }
+
+    /// Whether the last decision was ended early, by the time limit or the interrupt: fewer
+    /// worlds searched than its budget, their weighing cut short, or the first world's exact
+    /// solve cut short and valued by the round search instead.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 }
 
@@ -137,6 +150,7 @@ impl PimcBot {
     /// The move with the best mean value over the sampled worlds (`legal` never empty: the
     /// view's legal moves).
     pub fn choose(&mut self, rules: &Rules, view: &LazyView<'_>, legal: &[Move]) -> Move {
+        self.stopped = false;
         if legal.len() == 1 {
             return legal[0];
         }
@@ -150,11 +164,7 @@ impl PimcBot {
         let (solver, round) = (&mut self.solver, &mut self.round);
         let fresh = self.worlds > 1 && !is_open(view);
         let mut weigh = self.inference.as_mut().and_then(|i| i.weigher(rules, view));
-        let interrupt = Interrupt {
-            deadline: self.time_limit.map(|limit| Instant::now() + limit),
-            flag: self.stop.clone(),
-            ..Interrupt::default()
-        };
+        let interrupt = self.interrupt.clone().with_time_limit(self.time_limit);
         let mut refused = false;
         let sums = world_sums(
             rules,
@@ -178,6 +188,7 @@ impl PimcBot {
         let Ok(sums) = sums else {
             return legal[0];
         };
+        self.stopped = sums.stopped;
         // Every move has the same number of worlds: compare the sums.
         let mut best = Best::new(f64::MIN, legal[0]);
         for (&mv, &sum) in sums.moves.iter().zip(&sums.sum) {

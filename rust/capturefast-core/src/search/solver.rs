@@ -70,7 +70,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::game::action::{Move, MoveKind};
@@ -274,6 +274,17 @@ impl Interrupt {
     #[must_use]
     pub fn with_nodes(mut self, solver: &Solver, nodes: Option<u64>) -> Interrupt {
         self.node_end = nodes.map(|n| solver.nodes().saturating_add(n));
+        self
+    }
+
+    /// This interrupt, also due once `limit` has passed from now (the earlier of the two
+    /// deadlines; `None`: no other).
+    #[must_use]
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Interrupt {
+        if let Some(limit) = limit {
+            let own = Instant::now() + limit;
+            self.deadline = Some(self.deadline.map_or(own, |d| d.min(own)));
+        }
         self
     }
 
