@@ -250,7 +250,7 @@ pub fn solve_values(
     }
     let n = thread_count(threads);
     let out = detached(py, move || {
-        search::batch::solve_values(items, n, tt_entries)
+        search::batch::solve_values(items, n, tt_entries, &Interrupt::default())
     });
     each_checked(py, out, |v| v)
 }
@@ -572,8 +572,9 @@ pub fn analyze_many_raw(
     }
     let n = thread_count(threads);
     let how = (worlds, seed, horizon);
+    let items = (first..).zip(items).collect();
     let out = detached(py, move || {
-        search::batch::analyze_many(items, how, first, n, tt_entries)
+        search::batch::analyze_many(items, how, n, tt_entries, &Interrupt::default())
     });
     each_checked(py, out, |a| analysis_py(&a))
 }
