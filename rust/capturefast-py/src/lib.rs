@@ -17,6 +17,7 @@ mod rules;
 mod solve;
 mod solver;
 mod state;
+mod until;
 mod view;
 
 use pyo3::prelude::*;

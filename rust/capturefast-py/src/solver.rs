@@ -11,9 +11,10 @@ use crate::convert;
 use crate::detached;
 use crate::errors::py as check;
 use crate::solve::{
-    Analysis, DEFAULT_TT, History, PySolution, Until, analyze_with, check_open, solve_until,
+    Analysis, DEFAULT_TT, History, PySolution, analyze_with, check_open, solve_until,
 };
 use crate::state::PyState;
+use crate::until::Until;
 
 /// An exact solver with a transposition table kept between queries.
 ///
