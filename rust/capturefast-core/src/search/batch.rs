@@ -8,8 +8,8 @@
 //! holds, so a result does not depend on which thread, or which earlier call, searched before.
 //!
 //! An [`Interrupt`] stops a batch: once it is due, the items in progress stop (a solve within
-//! a thousand nodes or so, an analysis between worlds) and no other item begins; each item
-//! says whether it was stopped, so that a caller may keep the others.
+//! a thousand nodes or so, an analysis between worlds) and the others stop as they begin; each
+//! item says whether it was stopped, so that a caller may keep the others.
 
 use std::sync::Arc;
 
@@ -50,7 +50,7 @@ pub fn check_open(state: &State) -> Result<(), Error> {
     Ok(())
 }
 
-/// The error of an item that `interrupt` stopped before it began.
+/// The error of an item that the interrupt stopped before it began.
 fn not_begun() -> Error {
     Error::Stopped("the batch was stopped before this item began".to_string())
 }
@@ -76,9 +76,7 @@ pub fn solve_values(
     let interrupt = for_items(interrupt);
     map_on_workers(jobs, threads, move |(rules, state)| {
         check_open(state)?;
-        if interrupt.due() {
-            return Err(not_begun());
-        }
+        // A solve looks at an interrupt from its first node: one already due stops it there.
         with_worker_solver(tt_entries, |solver| {
             solver.until(interrupt.clone(), |solver| solver.value(rules, state))
         })
@@ -100,6 +98,7 @@ pub fn analyze_many(
     let interrupt = for_items(interrupt);
     map_on_workers(items, threads, move |(i, (rules, state))| {
         check_open(state)?;
+        // An analysis values its first world whatever the interrupt says: skip it instead.
         if interrupt.due() {
             return Err(not_begun());
         }
