@@ -78,6 +78,12 @@ impl BotKind {
         BotKind::Ismcts,
     ];
 
+    /// Whether it is one of [`BotKind::FAST`], which decide in microseconds and read no
+    /// [`Interrupt`].
+    pub fn is_fast(self) -> bool {
+        BotKind::FAST.contains(&self)
+    }
+
     /// The bot's name: `random`, `random_card`, `greedy`, `expert`, `pimc`, `ismcts`.
     pub fn name(self) -> &'static str {
         match self {

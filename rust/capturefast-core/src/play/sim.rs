@@ -163,9 +163,10 @@ pub struct Player {
     solves_hands: bool,
     /// The time limit of each decision (`ms` in its budget).
     time_limit: Option<Duration>,
-    /// The kind of a built-in bot with its default budget: the simulation holds the fast ones
-    /// by value and does not check their moves against the legal list (their tests do).
-    builtin: Option<BotKind>,
+    /// The built-in bot it is, whatever its budget (`None`: a custom one): the simulation holds
+    /// the fast ones by value and does not check their moves against the legal list (their
+    /// tests do).
+    kind: Option<BotKind>,
 }
 
 impl Player {
@@ -176,7 +177,7 @@ impl Player {
             make: Arc::new(move |seed| kind.build(seed)),
             solves_hands: false,
             time_limit: None,
-            builtin: Some(kind),
+            kind: Some(kind),
         }
     }
 
@@ -236,6 +237,7 @@ impl Player {
         let mut player = Player::custom(spec, make);
         player.solves_hands = kind == BotKind::Pimc && b.horizon == Horizon::Hand;
         player.time_limit = b.limit;
+        player.kind = Some(kind);
         Ok(player)
     }
 
@@ -249,13 +251,19 @@ impl Player {
             make: Arc::new(make),
             solves_hands: false,
             time_limit: None,
-            builtin: None,
+            kind: None,
         }
     }
 
     /// The player's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The built-in bot it is, whatever its budget; `None` for a custom bot
+    /// ([`Player::custom`]).
+    pub fn kind(&self) -> Option<BotKind> {
+        self.kind
     }
 
     /// The time limit of each of its decisions, from its budget (`pimc:ms=50`); `None` for a
@@ -289,10 +297,10 @@ impl Player {
 
     /// A fresh bot drawing from `seed`, held by value if it is a fast built-in one.
     fn seat_bot(&self, seed: u64) -> SeatBot {
-        self.builtin.map_or_else(
-            || SeatBot::Boxed(self.build(seed)),
-            |kind| SeatBot::of(kind, seed),
-        )
+        match self.kind {
+            Some(kind) if kind.is_fast() => SeatBot::of(kind, seed),
+            _ => SeatBot::Boxed(self.build(seed)),
+        }
     }
 }
 
