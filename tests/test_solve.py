@@ -6,6 +6,7 @@ reference engine. The solver's value and every move's value must equal it.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import subprocess
@@ -15,6 +16,7 @@ from typing import Any
 
 import capturefast as cf
 import pytest
+from played import expert_history
 from reference import RefRules, RefState, format_move, minimax
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -350,7 +352,7 @@ def test_solver_errors() -> None:
         cf.analyze(None)  # type: ignore[arg-type]
     # A generator of states is read once.
     assert len(cf.analyze_many(s for s in [live, live])) == 2
-    # Bounded as the pimc bot's budget: a call cannot be interrupted.
+    # Bounded as the pimc bot's budget, so that a call ends in reasonable time.
     for many in (0, -1, 10_001, 2**32 - 1, 2**64):
         with pytest.raises(cf.ArgumentError, match=f"worlds must be from 1 to 10000, got: {many}"):
             cf.analyze(live, worlds=many)
@@ -594,13 +596,19 @@ def test_a_time_limit_ends_what_the_node_limit_would_only_after_seconds() -> Non
 _INTERRUPTED = """
 import os, signal, sys, threading, time
 import capturefast as cf
+scopone = cf.State.new(cf.variants.rules("scopone_scientifico"), 1)
 threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 start = time.perf_counter()
 try:
     {call}
     print("finished")
 except KeyboardInterrupt:
-    print("interrupted", time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    # No thread goes on searching: the process is idle, and answers the next query.
+    cpu = time.process_time()
+    time.sleep(0.3)
+    idle = time.process_time() - cpu
+    print("interrupted", seconds, idle, cf.solve(cf.State.new(cf.Rules.scopa(), 1)).value)
 """
 
 
@@ -608,15 +616,22 @@ except KeyboardInterrupt:
     "call",
     [
         # 30 million nodes before the solver gives up: seconds.
-        'cf.solve(cf.State.new(cf.variants.rules("scopone_scientifico"), 1))',
-        'cf.Solver().solve(cf.State.new(cf.variants.rules("scopone_scientifico"), 1))',
+        "cf.solve(scopone)",
+        "cf.Solver().solve(scopone)",
         # Thousands of exact solves: tens of seconds.
         'cf.analyze(cf.State.new(cf.Rules.scopa(), 5), worlds=10000, horizon="hand")',
+        # The batch forms, on their worker threads: as long, each.
+        "cf.solve_many([scopone] * 4, threads=2)",
+        'cf.analyze_many([cf.State.new(cf.Rules.scopa(), 5)] * 3, worlds=10000, horizon="hand")',
+        # A bot's decision: tens of seconds, and 8 s.
+        'cf.Bot("pimc:worlds=10000,horizon=hand").choose(cf.State.new(cf.Rules.scopa(), 5))',
+        'cf.Bot("ismcts:iterations=1000000").choose(scopone)',
     ],
 )
 def test_ctrl_c_stops_a_long_query(call: str) -> None:
-    """Ctrl-C (SIGINT) during a long solve or analysis raises KeyboardInterrupt at once, as it
-    does in Python code, instead of after the query ends."""
+    """Ctrl-C (SIGINT) during a long solve or analysis, one by itself or a batch, or during a
+    bot's decision, raises KeyboardInterrupt at once, as it does in Python code, instead of
+    after the query ends; no worker thread goes on, and the process answers the next query."""
     script = _INTERRUPTED.format(call=call)
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
@@ -625,6 +640,9 @@ def test_ctrl_c_stops_a_long_query(call: str) -> None:
     assert words[:1] == ["interrupted"], out.stdout + out.stderr
     # Signals are looked for every 20 ms; the query alone runs for seconds.
     assert float(words[1]) < 3.0, words
+    # Searching on would spend about 0.3 s of CPU per thread in the 0.3 s slept.
+    assert float(words[2]) < 0.1, words
+    assert words[3] == str(cf.solve(cf.State.new(cf.Rules.scopa(), 1)).value)
 
 
 def test_long_queries_on_the_main_thread_give_the_same_results() -> None:
@@ -649,6 +667,39 @@ def test_long_queries_on_the_main_thread_give_the_same_results() -> None:
         cf.solve(big, nodes=3_000_000)
     cut = cf.analyze(state, worlds=10000, horizon="hand", time_ms=300)
     assert cut.stopped and 0 < cut.worlds < 10000
+
+
+def _off_main(call: Any) -> Any:
+    """`call()` on a thread of its own, where it runs once (no Ctrl-C to wait for)."""
+    box: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: box.update(r=call()))
+    worker.start()
+    worker.join()
+    return box["r"]
+
+
+def test_long_batches_and_decisions_on_the_main_thread_give_the_same_results() -> None:
+    """Batches and bots' decisions past their first 100 ms on the main thread go on (or run
+    again) on a helper thread that Ctrl-C can stop, with the results they have elsewhere: a
+    batch keeps the items that ended and runs the others; a decision runs again whole, also
+    when the slice cut only its weighing of the worlds (which stops at half a deadline)."""
+    rules = cf.Rules.scopa()
+    deals = [cf.State.new(rules, i) for i in range(120)]  # about 0.15 s in all
+    assert cf.solve_many(deals) == _off_main(lambda: cf.solve_many(deals))
+    states = deals[:4]  # about 0.1 s each
+    kw: dict[str, Any] = {"worlds": 40, "horizon": "hand", "seed": 3}
+    here = cf.analyze_many(states, **kw)
+    assert here == _off_main(lambda: cf.analyze_many(states, **kw))
+    assert all(a.worlds == 40 and not a.stopped for a in here)
+    # Decisions told a round of moves: one whose weighing of the worlds by the round search
+    # takes most of its 0.2 s, and one of exact solves.
+    for spec, (game, seed, plies) in [
+        ("pimc:worlds=1000,infer=search", (cf.Rules.escoba(players=4), 1, 3)),
+        ("pimc:worlds=150,horizon=hand", (rules, 3, 1)),
+    ]:
+        state, history = expert_history(game, seed, plies)
+        decide = functools.partial(cf.Bot(spec, seed=2).choose, state, history)
+        assert decide() == _off_main(decide)
 
 
 def test_a_node_budget_on_the_main_thread_is_the_budget_elsewhere() -> None:

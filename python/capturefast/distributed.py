@@ -28,7 +28,7 @@ Progress and Ctrl-C:
     (or a ``KeyboardInterrupt`` raised by the progress callback) cancels the outstanding tasks;
     `simulate` and `tournament` then return what finished, a prefix of each run, as locally.
     `solve_many` and `analyze_many`, which return a plain list, re-raise the
-    ``KeyboardInterrupt`` after cancelling (as the local calls cannot be interrupted).
+    ``KeyboardInterrupt`` after cancelling, as the local calls raise it.
 
 Records:
     ``RayExecutor(shard_hook=f)`` calls ``f(shard)`` on the worker with each finished `Shard`

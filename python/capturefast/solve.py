@@ -82,7 +82,8 @@ def solve(
     Each thread keeps one solver for `solve` and `analyze`, so that a query pays only for its
     search: the table is allocated once, to the size the searches need, and reused (its entries
     stay exact between queries). Keep a `Solver` of your own to choose its size or clear it.
-    Ctrl-C stops a long query (`KeyboardInterrupt`), as `analyze` and a `Solver`'s queries.
+    Ctrl-C stops a long query (`KeyboardInterrupt`), as it stops `analyze`, a `Solver`'s
+    queries, the batch forms and `Bot.choose`.
 
     Args:
         state: a position with every card known, the stock order included (any `State`, or
@@ -130,9 +131,10 @@ def solve_many(
     """The exact values of many open positions, in order, on `threads` threads (None: all cores).
 
     Each worker thread keeps one solver (its table up to `tt_entries` entries) for all the
-    positions it takes. With ``executor="ray"`` (or a `capturefast.distributed.RayExecutor`)
-    the positions are solved in shards on a Ray cluster, ``threads`` then being each shard's;
-    the same values.
+    positions it takes. Ctrl-C stops the batch (`KeyboardInterrupt`: the worker threads stop
+    within a millisecond or so, and nothing is returned). With ``executor="ray"`` (or a
+    `capturefast.distributed.RayExecutor`) the positions are solved in shards on a Ray
+    cluster, ``threads`` then being each shard's; the same values.
     """
     states = list(states)
     if executor is not None:
@@ -430,7 +432,8 @@ def analyze_many(
 
     Position `i` draws its worlds from `Rng::derive(seed, i)` (docs/conventions.md), so that
     the batch does not depend on `threads`: `analyze_many([s], seed=k)[0]` is not
-    `analyze(s, seed=k)`, though each is deterministic. With ``executor="ray"`` (or a
+    `analyze(s, seed=k)`, though each is deterministic. Ctrl-C stops the batch
+    (`KeyboardInterrupt`, as `solve_many`). With ``executor="ray"`` (or a
     `capturefast.distributed.RayExecutor`) the positions are analysed in shards on a Ray
     cluster, each drawing from its position's index in the whole batch: the same analyses.
     """

@@ -1,8 +1,9 @@
 //! `Bot` for Python: one decision of a built-in bot in a position given as a `View`, a `State`
 //! (the view of its seat to move) or a line of the position notation.
 
-use capturefast_core::play::{query, sim::Player};
-use capturefast_core::{Move, Rules, State, View};
+use capturefast_core::play::query::{self, Choice};
+use capturefast_core::play::sim::Player;
+use capturefast_core::{BotKind, Interrupt, Move, Rules, State, View};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -13,6 +14,7 @@ use crate::moves::PyMove;
 use crate::rules::PyRules;
 use crate::solve::History;
 use crate::state::PyState;
+use crate::until::Until;
 use crate::view::PyView;
 
 /// A built-in bot by name, as `simulate` names it (`expert`, `pimc:worlds=400`,
@@ -21,6 +23,11 @@ use crate::view::PyView;
 pub struct PyBot {
     name: String,
     seed: u64,
+    /// The time limit of each decision (`ms` in its budget), in milliseconds.
+    time_ms: Option<u64>,
+    /// Whether it is a fast bot ([`BotKind::is_fast`]), whose decisions take microseconds
+    /// and cannot be stopped.
+    fast: bool,
 }
 
 /// The view a position names: a `View`, the seat to move's view of a `State`, or either read
@@ -101,6 +108,10 @@ impl PyBot {
         Ok(PyBot {
             name: player.name().to_string(),
             seed,
+            time_ms: player
+                .time_limit()
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            fast: player.kind().is_some_and(BotKind::is_fast),
         })
     }
 
@@ -124,7 +135,8 @@ impl PyBot {
     /// the current round's, the other bots none); moves that cannot have led to `position` (of
     /// another deal or hand, out of order, or told from `position` itself) are a
     /// `PositionError`. `stop`: a `StopFlag` whose setting (from another thread) ends a search
-    /// bot's decision with the best move of what it has searched. Runs without the GIL.
+    /// bot's decision with the best move of what it has searched. Runs without the GIL; on
+    /// Python's main thread Ctrl-C stops a long decision (`KeyboardInterrupt`, [`Until`]).
     #[pyo3(signature = (position, history = None, *, stop = None))]
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
     fn choose(
@@ -140,14 +152,15 @@ impl PyBot {
         let (name, seed) = (self.name.as_str(), self.seed);
         let r = &rules.0;
         let told = told(history.as_deref(), r, view.seat)?;
-        let interrupt = capturefast_core::Interrupt {
-            flag: stop,
-            ..capturefast_core::Interrupt::default()
+        let choose = |at: &Interrupt| query::choose_after(r, name, seed, &view, &told, at);
+        let choice = if self.fast {
+            // Microseconds, and nothing to stop: not worth the slice's clock.
+            detached(py_, || choose(&Interrupt::default()))
+        } else {
+            let until = Until::new(self.time_ms, stop, None);
+            detached(py_, || until.run_free(|c: &Choice| c.stopped, choose))?
         };
-        let mv = py(detached(py_, || {
-            query::choose_after(r, name, seed, &view, &told, &interrupt)
-        }))?
-        .mv;
+        let mv = py(choice)?.mv;
         let sweep = py(view.legal_moves(r))?
             .into_iter()
             .any(|(m, sweep)| m == mv && sweep);

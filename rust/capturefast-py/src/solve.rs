@@ -219,6 +219,12 @@ fn at_item(py: Python<'_>, i: usize, e: &PyErr) -> PyErr {
     PyErr::from_type(e.get_type(py), format!("states[{i}]: {}", e.value(py)))
 }
 
+/// Whether a batch item is an error of one stopped by the interrupt (before it began, or a
+/// solve during its search: [`search::batch`]).
+fn stopped_item<T>(r: &Result<T, capturefast_core::Error>) -> bool {
+    matches!(r, Err(capturefast_core::Error::Stopped(_)))
+}
+
 /// The results of a batch, or the first item's error, naming the item.
 fn each_checked<T, U>(
     py: Python<'_>,
@@ -233,7 +239,7 @@ fn each_checked<T, U>(
 
 /// The exact values of many open positions (for their sides to move), on `threads` threads
 /// (None: every core), in input order. `dry_run` checks every argument and returns `[]`
-/// without solving.
+/// without solving. Ctrl-C stops it (`KeyboardInterrupt`) on Python's main thread ([`Until`]).
 #[pyfunction]
 #[pyo3(signature = (states, threads = None, tt_entries = DEFAULT_TT, *, dry_run = false))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
@@ -249,9 +255,12 @@ pub fn solve_values(
         return Ok(Vec::new());
     }
     let n = thread_count(threads);
-    let out = detached(py, move || {
-        search::batch::solve_values(items, n, tt_entries, &Interrupt::default())
-    });
+    let out = detached(py, || {
+        Until::new(None, None, None).run_batch(items.len(), stopped_item, |todo, at| {
+            let jobs = todo.iter().map(|&i| items[i].clone()).collect();
+            search::batch::solve_values(jobs, n, tt_entries, at)
+        })
+    })?;
     each_checked(py, out, |v| v)
 }
 
@@ -434,7 +443,8 @@ pub(crate) fn analyze_with(
 /// `analyze_raw` for many positions (each analysed for its seat to move), on `threads` threads;
 /// position `i` draws its worlds from `(seed, first + i)`, so that shards of a batch, each
 /// given its offset `first`, give the whole batch's results. `dry_run` checks every argument
-/// and returns `[]` without analysing.
+/// and returns `[]` without analysing. Ctrl-C stops it (`KeyboardInterrupt`) on Python's main
+/// thread ([`Until`]).
 #[pyfunction]
 #[pyo3(signature = (states, worlds = 100, seed = 0, threads = None, tt_entries = DEFAULT_TT,
     horizon = "round", *, first = 0, dry_run = false))]
@@ -458,9 +468,13 @@ pub fn analyze_many_raw(
     }
     let n = thread_count(threads);
     let how = (worlds, seed, horizon);
-    let items = (first..).zip(items).collect();
-    let out = detached(py, move || {
-        search::batch::analyze_many(items, how, n, tt_entries, &Interrupt::default())
-    });
+    let out = detached(py, || {
+        let stopped =
+            |r: &Result<SeatAnalysis, _>| stopped_item(r) || r.as_ref().is_ok_and(|a| a.stopped);
+        Until::new(None, None, None).run_batch(items.len(), stopped, |todo, at| {
+            let indexed = todo.iter().map(|&i| (first + i as u64, items[i].clone()));
+            search::batch::analyze_many(indexed.collect(), how, n, tt_entries, at)
+        })
+    })?;
     each_checked(py, out, |a| analysis_py(&a))
 }

@@ -1,11 +1,13 @@
 //! `Until`: when a query from Python stops (a time limit, a `StopFlag`, a node budget), and how
-//! Ctrl-C stops one running on Python's main thread.
+//! Ctrl-C stops one running on Python's main thread, whatever it is: a solve or an analysis by
+//! one solver ([`Until::run`]), a batch over worker threads ([`Until::run_batch`]), a bot's
+//! decision ([`Until::run_free`]). All go through [`Until::run_with`].
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use capturefast_core::{Interrupt, Solver};
+use capturefast_core::{Error, Interrupt, Solver};
 use pyo3::prelude::*;
 
 /// When a query from Python stops: `time_ms` from now, a `StopFlag`'s flag, and a budget of
@@ -29,32 +31,98 @@ impl Until {
         Until { interrupt, nodes }
     }
 
-    /// The interrupt of a query by `solver`, which has not begun it.
-    pub(crate) fn on(&self, solver: &Solver) -> Interrupt {
-        self.interrupt.clone().with_nodes(solver, self.nodes)
+    /// The interrupt of a query that starts with `nodes` counted (its node budget counts on).
+    fn at(&self, nodes: u64) -> Interrupt {
+        Interrupt {
+            node_end: self.nodes.map(|n| nodes.saturating_add(n)),
+            ..self.interrupt.clone()
+        }
     }
 
-    /// Runs `work`, a query by `solver`, under these limits, so that Ctrl-C stops it.
-    ///
-    /// On Python's main thread (the one a `KeyboardInterrupt` is raised in) it runs here for
-    /// at most [`INLINE_SLICE`], which almost every query takes less than. One still running
-    /// then, and not stopped by its own limits (`stopped`: an `Ok` cut short), is run again from
-    /// the start on a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
-    /// `KeyboardInterrupt` stops the helper's search (the interrupt's `cancel` flag) and is the
-    /// outcome. Its values are the same, a query's values not depending on what the solver
-    /// searched before (its node count does), and its node budget counts from the rerun's
-    /// start. A query with a time budget past the slice runs on the helper thread from the
-    /// start, so that it has all its time. Elsewhere `work` runs here, once: a thread that is
-    /// not the main one gets no Ctrl-C.
+    /// Runs `work`, a query by `solver`, under these limits, so that Ctrl-C stops it
+    /// ([`Until::run_with`]); a node budget counts the solver's nodes.
     pub(crate) fn run<T: Send>(
         &self,
         solver: &mut Solver,
         stopped: impl Fn(&T) -> bool,
-        mut work: impl FnMut(&mut Solver, &Interrupt) -> Result<T, capturefast_core::Error> + Send,
+        work: impl FnMut(&mut Solver, &Interrupt) -> Result<T, Error> + Send,
     ) -> Outcome<T> {
-        let limits = self.on(solver);
+        self.run_with(solver, Solver::nodes, stopped, work)
+    }
+
+    /// Runs `work`, which needs nothing kept from one run to the next (a bot's decision, built
+    /// afresh each time), under these limits, so that Ctrl-C stops it ([`Until::run_with`]).
+    /// A node budget is not counted.
+    pub(crate) fn run_free<T: Send>(
+        &self,
+        stopped: impl Fn(&T) -> bool,
+        mut work: impl FnMut(&Interrupt) -> Result<T, Error> + Send,
+    ) -> Outcome<T> {
+        self.run_with(&mut (), |()| 0, stopped, |(), at| work(at))
+    }
+
+    /// Runs a batch of `n` items under these limits, so that Ctrl-C stops it
+    /// ([`Until::run_with`]). `run(items, interrupt)` runs the items named (indices, in
+    /// increasing order) and gives their results in that order; `cut` says whether a result
+    /// is of an item the interrupt stopped. A batch that the inline slice cut short keeps the
+    /// items that ended and runs only the others again on the helper thread, so that it does
+    /// not pay twice for them.
+    pub(crate) fn run_batch<R: Send>(
+        &self,
+        n: usize,
+        cut: impl Fn(&Result<R, Error>) -> bool + Sync,
+        run: impl Fn(&[usize], &Interrupt) -> Vec<Result<R, Error>> + Send + Sync,
+    ) -> PyResult<Vec<Result<R, Error>>> {
+        let mut slots: Vec<Option<Result<R, Error>>> = (0..n).map(|_| None).collect();
+        let outcome = self.run_with(
+            &mut slots,
+            |_| 0,
+            |&any_cut| any_cut,
+            |slots, at| {
+                let todo: Vec<usize> = (0..n)
+                    .filter(|&i| slots[i].as_ref().is_none_or(&cut))
+                    .collect();
+                let out = run(&todo, at);
+                assert_eq!(out.len(), todo.len(), "a batch gives one result per item");
+                for (i, r) in todo.into_iter().zip(out) {
+                    slots[i] = Some(r);
+                }
+                Ok(slots.iter().flatten().any(&cut))
+            },
+        )?;
+        // The work never fails as a whole: its items' errors are in their slots.
+        debug_assert!(outcome.is_ok(), "a batch's errors are its items'");
+        Ok(slots
+            .into_iter()
+            .map(|r| r.expect("every item ran"))
+            .collect())
+    }
+
+    /// Runs `work` under these limits, so that Ctrl-C stops it. `kept` is what the work is
+    /// lent at each run and keeps from one to the next: a solver, or a batch's results so far;
+    /// `nodes` its node count, from which a node budget counts.
+    ///
+    /// On Python's main thread (the one a `KeyboardInterrupt` is raised in) it runs here for
+    /// at most [`INLINE_SLICE`], which almost every query takes less than. One still running
+    /// then, and not stopped by its own limits (`stopped`: an `Ok` cut short), is run again on
+    /// a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
+    /// `KeyboardInterrupt` stops the helper's work (the interrupt's `cancel` flag: a search,
+    /// the items of a batch, a bot's decision) and is the outcome, the helper joined first. A
+    /// solve or an analysis runs again from the start: its values are the same, a query's
+    /// values not depending on what the solver searched before (its node count does), and its
+    /// node budget counts from the rerun's start. A query with a time budget past the slice
+    /// runs on the helper thread from the start, so that it has all its time. Elsewhere `work`
+    /// runs here, once: a thread that is not the main one gets no Ctrl-C.
+    pub(crate) fn run_with<K: Send, T: Send>(
+        &self,
+        kept: &mut K,
+        nodes: impl Fn(&K) -> u64,
+        stopped: impl Fn(&T) -> bool,
+        mut work: impl FnMut(&mut K, &Interrupt) -> Result<T, Error> + Send,
+    ) -> Outcome<T> {
+        let limits = self.at(nodes(kept));
         if !crate::on_main_thread() {
-            return Ok(work(solver, &limits));
+            return Ok(work(kept, &limits));
         }
         let slice_end = Instant::now() + INLINE_SLICE;
         // A time budget past the slice goes to the helper thread at once: run again, the query
@@ -62,27 +130,27 @@ impl Until {
         if limits.deadline.is_none_or(|d| d <= slice_end) {
             let mut slice = limits.clone();
             slice.deadline = Some(limits.deadline.map_or(slice_end, |d| d.min(slice_end)));
-            let first = work(solver, &slice);
+            let first = work(kept, &slice);
             let cut = match &first {
-                Err(capturefast_core::Error::Stopped(_)) => true,
+                Err(Error::Stopped(_)) => true,
                 Ok(value) => stopped(value),
                 Err(_) => false,
             };
             // Cut short, and not by its own limits: by the slice (or by the weighing of the
             // worlds, which stops at half the deadline it is given).
-            let own = limits.due() || limits.node_end.is_some_and(|end| solver.nodes() > end);
+            let own = limits.due() || limits.node_end.is_some_and(|end| nodes(kept) > end);
             if !cut || own {
                 return Ok(first);
             }
         }
         let cancel = Arc::new(AtomicBool::new(false));
         // The node budget counted afresh from here, as the query starts again.
-        let mut again = self.on(solver);
+        let mut again = self.at(nodes(kept));
         again.cancel = Some(Arc::clone(&cancel));
         std::thread::scope(|scope| {
             let (done, finished) = std::sync::mpsc::channel();
             let helper = scope.spawn(move || {
-                let out = work(solver, &again);
+                let out = work(kept, &again);
                 let _ = done.send(());
                 out
             });
@@ -112,7 +180,7 @@ fn check_signals(py: Python<'_>) -> PyResult<()> {
 
 /// A query's result, or the `KeyboardInterrupt` (or other signal handler's error) that stopped
 /// it ([`Until::run`]).
-pub(crate) type Outcome<T> = PyResult<Result<T, capturefast_core::Error>>;
+pub(crate) type Outcome<T> = PyResult<Result<T, Error>>;
 
 /// How long a query from Python's main thread runs where it was called before it moves to a
 /// helper thread that Ctrl-C can stop ([`Until::run`]). Starting a thread costs 0.1-0.15 ms
