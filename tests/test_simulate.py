@@ -824,7 +824,7 @@ def test_search_bots_take_a_budget_in_their_name() -> None:
     assert fitted.points.shape == (2, 2)
     for spec, why in [
         ("pimc:worlds=0", "worlds must be a whole number from 1 to 10000, got: 0"),
-        # Bounded, so that a decision ends in reasonable time (Ctrl-C is seen between them).
+        # Bounded, so that a decision ends in reasonable time.
         ("pimc:worlds=10001", "worlds must be a whole number from 1 to 10000, got: 10001"),
         ("ismcts:iterations=1000001", "iterations must be a whole number from 1 to 1000000"),
         ("pimc:ms=60001", "ms must be a whole number from 1 to 60000"),

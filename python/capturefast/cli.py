@@ -14,9 +14,9 @@
 with `--set NAME=VALUE` options on top.
 
 Long runs draw a progress bar on stderr when it is a terminal (``--progress`` forces it,
-``--no-progress`` hides it). Ctrl-C stops a run between hands: what finished is printed, and
-the exit status is 130. A bad argument prints the usage and one error line (sometimes a
-``hint:`` line after it) on stderr, and the exit status is 2.
+``--no-progress`` hides it). Ctrl-C stops a run at once (the deals in progress are dropped):
+what finished is printed, and the exit status is 130. A bad argument prints the usage and one
+error line (sometimes a ``hint:`` line after it) on stderr, and the exit status is 2.
 """
 
 from __future__ import annotations

@@ -48,9 +48,10 @@ Duplicate play:
     comparison.
 
 Stopping:
-    Ctrl-C stops a run between hands and `simulate` returns what finished: ``completed`` is
-    below ``requested``, ``interrupted`` is True, and the arrays hold the completed deals (a
-    prefix of the run, the same rows an uninterrupted run starts with).
+    Ctrl-C stops a run at once, a search bot's decision in progress included (the deals in
+    progress are dropped), and `simulate` returns what finished: ``completed`` is below
+    ``requested``, ``interrupted`` is True, and the arrays hold the completed deals (a prefix
+    of the run, the same rows an uninterrupted run starts with).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 //! `simulate_arrays` runs `capturefast_core::play::sim::run` and moves its result columns into numpy
 //! arrays without copying. With only built-in bots the run is detached from the interpreter and
 //! uses every thread asked for; the calling thread polls every `sim::POLL_INTERVAL` for Ctrl-C
-//! (`check_signals`) and the progress callback. A seat may hold a Python object with a
+//! (`check_signals`) and the progress callback, and Ctrl-C stops the run through its `Control`,
+//! a search bot's decision in progress included; what finished is returned. (Not through
+//! `Until`, which raises: a run keeps what finished.) A seat may hold a Python object with a
 //! `choose(view)` method: then the run stays on the calling thread with the GIL (one thread),
 //! and each decision calls into Python.
 

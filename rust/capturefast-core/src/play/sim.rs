@@ -17,8 +17,10 @@
 //! # Threads, progress, stopping
 //! Items are cut into chunks that worker threads take in order from a shared queue; a chunk's
 //! rows are a disjoint slice of the preallocated result columns. [`Control`] counts finished
-//! items and carries a stop flag, checked between items: when it is set, the items finished so
-//! far form a prefix `0..completed` of the run, and the result is truncated to it.
+//! items and carries a stop flag, checked between items and before each move of a boxed bot,
+//! and handed to the search bots, whose decision in progress it ends: when it is set, the items
+//! finished so far form a prefix `0..completed` of the run, and the result is truncated to it
+//! (an item a stop cut short is dropped, so a move it ended early is in no result).
 //!
 //! # Shards
 //! [`Plan::starting_at`] makes a plan play items `first..first + items` of a larger run, with
@@ -48,6 +50,7 @@ use crate::search::horizon::Evaluation;
 use crate::search::infer::SearchModel;
 use crate::search::ismcts::IsmctsBot;
 use crate::search::pimc::PimcBot;
+use crate::search::solver::Interrupt;
 
 /// Plays the current hand of `state` to its end with uniformly random legal moves drawn from
 /// `rng`, and returns its score. `moves` is a scratch buffer. `rules` must be those the state
@@ -690,7 +693,8 @@ pub const MAX_MATCH_HANDS: u32 = 10_000;
 #[derive(Debug, Default)]
 pub struct Control {
     done: AtomicU64,
-    stop: AtomicBool,
+    /// Shared with the search bots of the run ([`Control::interrupt`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl Control {
@@ -705,6 +709,14 @@ impl Control {
     /// Whether a stop was asked.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+    /// What a search bot of the run is given ([`Bot::set_interrupt`]): a stop ends its
+    /// decision in progress.
+    fn interrupt(&self) -> Interrupt {
+        Interrupt {
+            flag: Some(Arc::clone(&self.stop)),
+            ..Interrupt::default()
+        }
     }
     /// Items finished so far (a progress figure: items finished after a stop are counted, then
     /// dropped from the result).
@@ -878,7 +890,12 @@ fn play_game(
     scratch.bots.clear();
     for seat in 0..rules.num_players() {
         let player = plan.player(game, usize::from(seat));
-        scratch.bots.push(player.seat_bot(bot_seed(deal, seat)));
+        let mut bot = player.seat_bot(bot_seed(deal, seat));
+        if bot.is_boxed() {
+            // A search bot's decision can take seconds: a stop ends it (the item is dropped).
+            bot.set_interrupt(watch.control.interrupt());
+        }
+        scratch.bots.push(bot);
     }
     let mut state = State::new(rules, deal);
     loop {
@@ -1005,12 +1022,14 @@ impl Drop for ExitSignal<'_> {
 
 pub use crate::parallel::resolve_threads;
 
-/// Plays `plan` on `threads` threads (0: one per core; 1: on the calling thread) and returns
-/// the results of the items completed.
+/// Plays `plan` on `threads` threads (0: one per core; 1: on the calling thread, unless a seat
+/// holds a built-in search bot and none a custom one: then on a worker thread) and returns the
+/// results of the items completed.
 ///
 /// `poll` runs on the calling thread about every [`POLL_INTERVAL`] while the run is in progress
-/// (between items when `threads` is 1): it may report progress and call [`Control::stop`]. The
-/// results do not depend on `threads`.
+/// (when the one thread is the caller's, between items and before a boxed bot's moves): it may
+/// report progress and call [`Control::stop`], which also ends the search bots' decisions in
+/// progress. The results do not depend on `threads`.
 pub fn run(
     rules: &Rules,
     plan: &Plan,
@@ -1052,7 +1071,17 @@ pub fn run(
         hands: hands.slots(),
         matches: matches.slots(),
     };
-    let mut dones = if threads <= 1 {
+    // One thread plays on the caller's, which polls between moves; but a decision of a search
+    // bot can take seconds, which a stop asked by `poll` would wait for: then the one thread
+    // is a worker, the caller polling beside it. A custom bot (a Python one, say) stays on the
+    // caller's thread, which its caller may need it on.
+    let searches = plan
+        .players
+        .iter()
+        .any(|p| p.kind().is_some_and(|k| !k.is_fast()));
+    let custom = plan.players.iter().any(|p| p.kind().is_none());
+    let beside = searches && !custom;
+    let mut dones = if threads <= 1 && !beside {
         let mut scratch = Scratch::new();
         let mut last = Instant::now();
         let mut tick = || {
@@ -1516,6 +1545,26 @@ mod tests {
         let out = run(&rules, &p, 2, &control, &mut |_| {}).unwrap();
         assert_eq!(out.completed, 0);
         assert!(out.hands.is_empty());
+    }
+
+    #[test]
+    fn a_stop_ends_a_search_bots_decision_in_progress() {
+        // A decision of this bot takes a minute; the stop comes at the first poll (50 ms), on
+        // one thread as on two: the one thread is then a worker, the caller polling.
+        let rules = Rules::profile(Game::Scopa, 2).unwrap();
+        let players = vec![
+            Player::parse("pimc:worlds=10000,horizon=hand").unwrap(),
+            Player::builtin(BotKind::Greedy),
+        ];
+        let p = Plan::new(&rules, players, Mode::Hands, 4, 42, false).unwrap();
+        for threads in [1, 2] {
+            let control = Control::new();
+            let start = Instant::now();
+            let out = run(&rules, &p, threads, &control, &mut |c| c.stop()).unwrap();
+            let took = start.elapsed();
+            assert!(took < Duration::from_secs(2), "{threads} threads: {took:?}");
+            assert_eq!(out.completed, 0);
+        }
     }
 
     /// Plays the first legal move, or, if `breaks`, a move that is not legal after 30 moves.
