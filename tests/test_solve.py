@@ -522,6 +522,13 @@ def test_a_stop_flag_ends_a_search_bots_decision() -> None:
     bot = cf.Bot("pimc:worlds=10000,horizon=hand")
     assert bot.choose(four, stop=flag) in four.legal_moves()
     timer.join()
+    # Set past the first 100 ms, when a decision on the main thread has moved to the helper
+    # thread that Ctrl-C can stop: the same.
+    flag.clear()
+    timer = threading.Timer(0.3, flag.set)
+    timer.start()
+    assert bot.choose(four, stop=flag) in four.legal_moves()
+    timer.join()
     with pytest.raises(TypeError, match="stop must be"):
         cf.Bot("pimc").choose(state, stop="now")  # type: ignore[arg-type]
 
