@@ -48,4 +48,4 @@ pub use search::horizon::{Evaluation, FITTED_SWEEP_WEIGHT, default_sweep_weight,
 pub use search::infer::{Inference, PlayModel, SEARCH_MODEL_WORLDS, SearchModel};
 pub use search::ismcts::IsmctsBot;
 pub use search::pimc::PimcBot;
-pub use search::solver::{Interrupt, Solution, Solver, solver_shortcuts_exact};
+pub use search::solver::{Interrupt, Solution, Solver, Watch, solver_shortcuts_exact};

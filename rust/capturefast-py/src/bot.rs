@@ -1,7 +1,7 @@
 //! `Bot` for Python: one decision of a built-in bot in a position given as a `View`, a `State`
 //! (the view of its seat to move) or a line of the position notation.
 
-use capturefast_core::play::query::{self, Choice};
+use capturefast_core::play::query;
 use capturefast_core::play::sim::Player;
 use capturefast_core::{BotKind, Interrupt, Move, Rules, State, View};
 use pyo3::prelude::*;
@@ -154,11 +154,11 @@ impl PyBot {
         let told = told(history.as_deref(), r, view.seat)?;
         let choose = |at: &Interrupt| query::choose_after(r, name, seed, &view, &told, at);
         let choice = if self.fast {
-            // Microseconds, and nothing to stop: not worth the slice's clock.
+            // Microseconds, and nothing to stop: no watch.
             detached(py_, || choose(&Interrupt::default()))
         } else {
             let until = Until::new(self.time_ms, stop, None);
-            detached(py_, || until.run_free(|c: &Choice| c.stopped, choose))?
+            detached(py_, || until.run_free(choose))?
         };
         let mv = py(choice)?.mv;
         let sweep = py(view.legal_moves(r))?

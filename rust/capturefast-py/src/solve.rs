@@ -183,11 +183,7 @@ pub fn solve(
     let until = Until::new(time_ms, stop, nodes);
     check(detached(py, move || {
         with_thread_solver(tt_entries, |solver| {
-            until.run(
-                solver,
-                |_| false,
-                |solver, at| solve_until(solver, &rules, &s, at),
-            )
+            until.run(solver, |solver, at| solve_until(solver, &rules, &s, at))
         })
     })?)
 }
@@ -425,16 +421,12 @@ pub(crate) fn analyze_with(
         .transpose()?;
     let r = detached(py, || {
         with(&mut |solver| {
-            until.run(
-                solver,
-                |a: &SeatAnalysis| a.stopped,
-                |solver, interrupt| {
-                    let inference = inference.as_mut();
-                    search::analysis::analyze_position(
-                        rules, s, seat, how, inference, solver, interrupt,
-                    )
-                },
-            )
+            until.run(solver, |solver, interrupt| {
+                let inference = inference.as_mut();
+                search::analysis::analyze_position(
+                    rules, s, seat, how, inference, solver, interrupt,
+                )
+            })
         })
     });
     Ok(analysis_py(&check(r?)?))

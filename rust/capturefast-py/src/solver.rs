@@ -76,11 +76,7 @@ impl PySolver {
         check_open(&st.state)?;
         let (rules, s) = (&st.rules.0, &st.state);
         check(detached(py, || {
-            until.run(
-                &mut *self.lock()?,
-                |_| false,
-                |solver, at| run(solver, rules, s, at),
-            )
+            until.run(&mut *self.lock()?, |solver, at| run(solver, rules, s, at))
         })?)
     }
 

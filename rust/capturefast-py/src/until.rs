@@ -1,13 +1,14 @@
 //! `Until`: when a query from Python stops (a time limit, a `StopFlag`, a node budget), and how
-//! Ctrl-C stops one running on Python's main thread, whatever it is: a solve or an analysis by
-//! one solver ([`Until::run`]), a batch over worker threads ([`Until::run_batch`]), a bot's
-//! decision ([`Until::run_free`]). All go through [`Until::run_with`].
+//! Ctrl-C stops one running on Python's main thread, whatever it is. A solve or an analysis by
+//! one solver ([`Until::run`]) and a bot's decision ([`Until::run_free`]) run where they were
+//! called, and look for Ctrl-C themselves ([`Until::run_watched`]); a batch over worker threads
+//! ([`Until::run_batch`]) has the main thread look for it while the workers run.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use capturefast_core::{Error, Interrupt, Solver};
+use capturefast_core::{Error, Interrupt, Solver, Watch};
 use pyo3::prelude::*;
 
 /// When a query from Python stops: `time_ms` from now, a `StopFlag`'s flag, and a budget of
@@ -40,25 +41,23 @@ impl Until {
     }
 
     /// Runs `work`, a query by `solver`, under these limits, so that Ctrl-C stops it
-    /// ([`Until::run_with`]); a node budget counts the solver's nodes.
-    pub(crate) fn run<T: Send>(
+    /// ([`Until::run_watched`]); a node budget counts the solver's nodes.
+    pub(crate) fn run<T>(
         &self,
         solver: &mut Solver,
-        stopped: impl Fn(&T) -> bool,
-        work: impl FnMut(&mut Solver, &Interrupt) -> Result<T, Error> + Send,
+        work: impl FnOnce(&mut Solver, &Interrupt) -> Result<T, Error>,
     ) -> Outcome<T> {
-        self.run_with(solver, Solver::nodes, stopped, work)
+        let limits = self.at(solver.nodes());
+        run_watched(limits, |at| work(solver, at))
     }
 
-    /// Runs `work`, which needs nothing kept from one run to the next (a bot's decision, built
-    /// afresh each time), under these limits, so that Ctrl-C stops it ([`Until::run_with`]).
-    /// A node budget is not counted.
-    pub(crate) fn run_free<T: Send>(
+    /// Runs `work` (a bot's decision) under these limits, so that Ctrl-C stops it
+    /// ([`Until::run_watched`]). A node budget is not counted.
+    pub(crate) fn run_free<T>(
         &self,
-        stopped: impl Fn(&T) -> bool,
-        mut work: impl FnMut(&Interrupt) -> Result<T, Error> + Send,
+        work: impl FnOnce(&Interrupt) -> Result<T, Error>,
     ) -> Outcome<T> {
-        self.run_with(&mut (), |()| 0, stopped, |(), at| work(at))
+        run_watched(self.at(0), work)
     }
 
     /// Runs a batch of `n` items under these limits, so that Ctrl-C stops it
@@ -98,21 +97,20 @@ impl Until {
             .collect())
     }
 
-    /// Runs `work` under these limits, so that Ctrl-C stops it. `kept` is what the work is
-    /// lent at each run and keeps from one to the next: a solver, or a batch's results so far;
-    /// `nodes` its node count, from which a node budget counts.
+    /// Runs `work` under these limits, so that Ctrl-C stops it, when it runs on threads of its
+    /// own ([`Until::run_batch`]), which cannot look for Ctrl-C: only the main thread can.
+    /// `kept` is what the work is lent at each run and keeps from one to the next (a batch's
+    /// results so far); `nodes` its node count, from which a node budget counts.
     ///
-    /// On Python's main thread (the one a `KeyboardInterrupt` is raised in) it runs here for
-    /// at most [`INLINE_SLICE`], which almost every query takes less than. One still running
-    /// then, and not stopped by its own limits (`stopped`: an `Ok` cut short), is run again on
-    /// a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
-    /// `KeyboardInterrupt` stops the helper's work (the interrupt's `cancel` flag: a search,
-    /// the items of a batch, a bot's decision) and is the outcome, the helper joined first. A
-    /// solve or an analysis runs again from the start: its values are the same, a query's
-    /// values not depending on what the solver searched before (its node count does), and its
-    /// node budget counts from the rerun's start. A query with a time budget past the slice
-    /// runs on the helper thread from the start, so that it has all its time. Elsewhere `work`
-    /// runs here, once: a thread that is not the main one gets no Ctrl-C.
+    /// On Python's main thread it runs here for at most [`INLINE_SLICE`], which almost every
+    /// batch takes less than (starting a thread to wait on costs more than a small batch). One
+    /// still running then, and not stopped by its own limits (`stopped`: an `Ok` cut short), is
+    /// run again on a helper thread, while this one looks for signals every [`SIGNAL_POLL`]: a
+    /// `KeyboardInterrupt` stops the helper's work (the interrupt's `cancel` flag) and is the
+    /// outcome, the helper joined first. The work's node budget counts from the rerun's start.
+    /// A time budget past the slice runs on the helper thread from the start, so that it has
+    /// all its time. Elsewhere `work` runs here, once: a thread that is not the main one gets
+    /// no Ctrl-C.
     pub(crate) fn run_with<K: Send, T: Send>(
         &self,
         kept: &mut K,
@@ -173,6 +171,78 @@ impl Until {
     }
 }
 
+/// Runs `work` under `limits`. On Python's main thread, the search looks for Ctrl-C itself:
+/// the interrupt's [`Watch`] takes the GIL back at most every [`WATCH_EVERY`] to run the
+/// signal handlers Python has pending, and the first error one raises (a `KeyboardInterrupt`)
+/// stops the search and is the outcome. The work runs once, where it was called: nothing is
+/// started, and nothing is run again. A signal handler that asks a busy `Solver` for a query
+/// gets a `RuntimeError` (the solver's lock), and one that calls `cf.solve` a solver of its own.
+fn run_watched<T>(
+    mut limits: Interrupt,
+    work: impl FnOnce(&Interrupt) -> Result<T, Error>,
+) -> Outcome<T> {
+    if !crate::on_main_thread() {
+        return Ok(work(&limits));
+    }
+    let signals = Arc::new(Signals::new());
+    let looker = Arc::clone(&signals);
+    limits.watch = Some(Watch(Arc::new(move || looker.look())));
+    let out = work(&limits);
+    match signals
+        .caught
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Ctrl-C looked for by a search on Python's main thread ([`run_watched`]).
+struct Signals {
+    start: Instant,
+    /// Nanoseconds from `start` before which the next look is not due.
+    next: AtomicU64,
+    /// Whether a signal handler raised: every look from then on stops the search.
+    tripped: AtomicBool,
+    /// What it raised.
+    caught: Mutex<Option<PyErr>>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        Signals {
+            start: Instant::now(),
+            next: AtomicU64::new(WATCH_EVERY.as_nanos() as u64),
+            tripped: AtomicBool::new(false),
+            caught: Mutex::new(None),
+        }
+    }
+
+    /// Whether the search must stop: a clock read, and once every [`WATCH_EVERY`] Python's
+    /// pending signal handlers run.
+    fn look(&self) -> bool {
+        if self.tripped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = self.start.elapsed().as_nanos() as u64;
+        if now < self.next.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.next
+            .store(now + WATCH_EVERY.as_nanos() as u64, Ordering::Relaxed);
+        match Python::attach(check_signals) {
+            Ok(()) => false,
+            Err(e) => {
+                *self.caught.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+                self.tripped.store(true, Ordering::Relaxed);
+                true
+            }
+        }
+    }
+}
+
 /// Runs the signal handlers Python has pending (`KeyboardInterrupt` from Ctrl-C raises).
 fn check_signals(py: Python<'_>) -> PyResult<()> {
     py.check_signals()
@@ -182,10 +252,16 @@ fn check_signals(py: Python<'_>) -> PyResult<()> {
 /// it ([`Until::run`]).
 pub(crate) type Outcome<T> = PyResult<Result<T, Error>>;
 
-/// How long a query from Python's main thread runs where it was called before it moves to a
-/// helper thread that Ctrl-C can stop ([`Until::run`]). Starting a thread costs 0.1-0.15 ms
-/// on the project's machine, more than most queries take whole.
+/// How long a batch from Python's main thread runs where it was called before it moves to a
+/// helper thread that Ctrl-C can stop ([`Until::run_with`]). Starting a thread costs 0.1-0.15
+/// ms on the project's machine, more than most small batches take whole.
 const INLINE_SLICE: Duration = Duration::from_millis(100);
 
-/// How often the main thread looks for Ctrl-C while a helper thread runs a query.
+/// How often the main thread looks for Ctrl-C while a helper thread runs a batch.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// How often a search on the main thread looks for Ctrl-C ([`Signals::look`]). Each look takes
+/// the GIL, which another Python thread running meanwhile may hold for up to its switch
+/// interval (5 ms by default): every 50 ms costs such a search at most a tenth of its time,
+/// and nothing measurable when the GIL is free.
+const WATCH_EVERY: Duration = Duration::from_millis(50);

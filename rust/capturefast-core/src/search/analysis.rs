@@ -292,9 +292,8 @@ pub(crate) fn world_sums(
             let now = Instant::now();
             now + d.saturating_duration_since(now) / 2
         }),
-        flag: interrupt.flag.clone(),
-        cancel: interrupt.cancel.clone(),
         node_end: None,
+        ..interrupt.clone()
     };
     let mut out = WorldSums {
         worlds: 0,

@@ -243,8 +243,8 @@ pub struct Solver {
 }
 
 /// When a search is to stop before it ends: at a deadline, once a flag another thread may set
-/// is set (either of two), once the solver has counted so many nodes, or at the first of these. The default
-/// stops nothing.
+/// is set (either of two), once the host's own test says so, once the solver has counted so
+/// many nodes, or at the first of these. The default stops nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
     /// The instant past which the search stops.
@@ -258,15 +258,32 @@ pub struct Interrupt {
     /// nodes for the solves of one query, however many worlds they are
     /// ([`Interrupt::with_nodes`]). The round search counts no solver nodes.
     pub node_end: Option<u64>,
+    /// The host's test, asked at each look at the interrupt ([`Interrupt::due`]: about every
+    /// [`POLL_NODES`] nodes of a solve, between the worlds of an analysis or a decision):
+    /// `true` stops the search. The Python binding looks for Ctrl-C with it, from the thread
+    /// the search runs on.
+    pub watch: Option<Watch>,
+}
+
+/// A host's own test of whether a search must stop ([`Interrupt::watch`]). It is asked often,
+/// so one that is costly to answer should answer from a clock most of the time.
+#[derive(Clone)]
+pub struct Watch(pub Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch(..)")
+    }
 }
 
 impl Interrupt {
-    /// Whether it stops anything at all (a deadline, a flag or a node count is given).
+    /// Whether it stops anything at all (a deadline, a flag, a watch or a node count is given).
     pub fn is_armed(&self) -> bool {
         self.deadline.is_some()
             || self.flag.is_some()
             || self.cancel.is_some()
             || self.node_end.is_some()
+            || self.watch.is_some()
     }
 
     /// This interrupt, also stopping `solver`'s solves once they have searched `nodes` more
@@ -288,12 +305,15 @@ impl Interrupt {
         self
     }
 
-    /// Whether the search must stop now: the deadline has passed or the flag is set (the node
-    /// count is the solver's to compare).
+    /// Whether the search must stop now: the deadline has passed, a flag is set or the watch
+    /// says so (the node count is the solver's to compare).
     pub fn due(&self) -> bool {
         let set =
             |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
-        set(&self.flag) || set(&self.cancel) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        set(&self.flag)
+            || set(&self.cancel)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.watch.as_ref().is_some_and(|w| (w.0)())
     }
 }
 
