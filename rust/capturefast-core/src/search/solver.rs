@@ -259,7 +259,7 @@ pub struct Interrupt {
     /// ([`Interrupt::with_nodes`]). The round search counts no solver nodes.
     pub node_end: Option<u64>,
     /// The host's test, asked at each look at the interrupt ([`Interrupt::due`]: about every
-    /// [`POLL_NODES`] nodes of a solve, between the worlds of an analysis or a decision):
+    /// 1024 nodes of a solve, between the worlds of an analysis or a decision):
     /// `true` stops the search. The Python binding looks for Ctrl-C with it, from the thread
     /// the search runs on.
     pub watch: Option<Watch>,
