@@ -10,10 +10,10 @@
 //!   target) or searched to the end of the round (the default, [`Horizon::Round`]);
 //! * in the timing table only, `pimc ... told, infer=...,eval=...,endgame=...`: every decision
 //!   of a 100-world `PimcBot` (round horizon) playing seat 0 of whole hands against `ExpertBot`
-//!   and told every move, its worlds drawn uniformly or weighed by the opponent's moves
-//!   (`ExpertModel`), the round's end valued by the hand-made or the fitted equity, the
-//!   second-to-last round searched like the others or solved to the hand's end (the last set
-//!   is the registry's `pimc`): the move time a simulation or a game pays, the round's
+//!   and told every move, its worlds drawn independently and uniformly, or balanced and
+//!   weighed by the opponent's moves (`ExpertModel`), the round's end valued by the hand-made
+//!   or the fitted equity, the second-to-last round searched like the others or solved to the
+//!   hand's end (the last set is the registry's `pimc`): the move time a simulation or a game pays, the round's
 //!   likelihoods kept between the bot's decisions as they are in play;
 //! * in the timing table only, `told decisions ... ratio`: for each game and player count, the
 //!   mean told decision of the registry's `pimc` and of the uniform player (the first set
@@ -31,8 +31,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use capturefast_core::{
-    Bot, EXPERT_MODEL_BETA, Evaluation, ExpertBot, ExpertModel, Game, Horizon, LazyView, Move,
-    PimcBot, Rng, Rules, SearchModel, Solver, State,
+    Bot, Draw, EXPERT_MODEL_BETA, Evaluation, ExpertBot, ExpertModel, Game, Horizon, LazyView,
+    Move, PimcBot, Rng, Rules, SearchModel, Solver, State,
 };
 use criterion::{BenchmarkId, Criterion, Throughput};
 
@@ -172,7 +172,12 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
     }
     let (equity, fitted) = (Evaluation::Equity, Evaluation::Fitted);
     let sets = [
-        ("infer=off,eval=equity,endgame=round", false, equity, false),
+        (
+            "infer=off,eval=equity,endgame=round,draw=independent",
+            false,
+            equity,
+            false,
+        ),
         (
             "infer=expert,eval=equity,endgame=round",
             true,
@@ -205,7 +210,9 @@ fn timing_table(rules: &Rules, solver: &mut Solver) {
     told_time_limit();
 }
 
-/// A 100-world round-horizon [`PimcBot`] with the given inference, evaluation and endgame.
+/// A 100-world round-horizon [`PimcBot`] with the given inference, evaluation and endgame; its
+/// worlds balanced ([`Draw::Balanced`]) with inference, and drawn independently without it (the
+/// uniform player, `pimc:infer=off,eval=equity,endgame=round,draw=independent`).
 fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
     let bot = PimcBot::with_horizon(PIMC_WORLDS, Horizon::Round, SEED)
         .with_evaluation(evaluation)
@@ -213,7 +220,7 @@ fn told_bot(infer: bool, evaluation: Evaluation, endgame: bool) -> PimcBot {
     if infer {
         bot.with_inference(Box::new(ExpertModel::new(EXPERT_MODEL_BETA)))
     } else {
-        bot
+        bot.with_draw(Draw::Independent)
     }
 }
 
@@ -224,7 +231,7 @@ fn search_bot() -> PimcBot {
 }
 
 /// For every game and player count, the mean told decision of the registry's `pimc` (and its
-/// 99th percentile), of `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round`),
+/// 99th percentile), of `pimc:infer=search` and of the uniform player (`pimc:infer=off,eval=equity,endgame=round,draw=independent`),
 /// and the ratios of the first two to the third: the uniform worlds that take their time, for
 /// tournaments at equal time a move. The two bots
 /// alternate over [`ROUNDS`] plays of the same hands (the bots are deterministic, so every

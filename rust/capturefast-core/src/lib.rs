@@ -39,7 +39,7 @@ pub use game::rules::{
 pub use game::score::{BONUS_NAMES, HandScore, PRIMIERA_POINTS, SideCounts};
 pub use game::state::{Phase, Position, State};
 pub use game::view::{LazyView, View};
-pub use game::world::{determinize, is_open};
+pub use game::world::{Draw, determinize, is_open};
 pub use play::bots::{Bot, BotKind};
 pub use play::expert::{EXPERT_MODEL_BETA, ExpertBot, ExpertModel};
 pub use play::greedy::GreedyBot;

@@ -41,11 +41,16 @@ impl Rng {
     pub fn shuffled_deck(&mut self) -> [Card; NUM_CARDS] {
         let mut deck: [Card; NUM_CARDS] =
             std::array::from_fn(|i| Card::new(i as u8).expect("i < 40"));
-        for i in (1..NUM_CARDS).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            deck.swap(i, j);
-        }
+        self.shuffle(&mut deck);
         deck
+    }
+
+    /// Shuffles `cards` in place (Fisher-Yates, from the last card down), as the deal does.
+    pub fn shuffle(&mut self, cards: &mut [Card]) {
+        for i in (1..cards.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            cards.swap(i, j);
+        }
     }
 
     /// A seed for item `index` of a batch seeded with `seed`, independent of thread count.

@@ -33,11 +33,7 @@ pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, E
         ));
     };
     let mut pool: Vec<Card> = view.unseen.iter().collect();
-    // Fisher-Yates, like the deal.
-    for i in (1..pool.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        pool.swap(i, j);
-    }
+    rng.shuffle(&mut pool);
     let seed = rng.next_u64();
     if view.phase == Phase::Cut {
         return cut_world(rules, view, to_move, &pool, seed);
@@ -90,44 +86,77 @@ pub fn determinize(rules: &Rules, view: &View, rng: &mut Rng) -> Result<State, E
     State::decode(rules, &b)
 }
 
-/// Worlds drawn from one view one after another: the same worlds, from the same generator, as
-/// calls of [`determinize`], whose checks of the view run once. A play position whose view
-/// shows no declarations and no claimable card (what the position notation's `Position`
-/// holds) is checked and built by the first draw; each later draw only deals the hidden cards
-/// anew into a copy of it. Any other view is drawn by [`determinize`] every time.
+/// How the worlds of one decision or analysis are drawn from a view (`pimc`'s by default
+/// balanced, [`PimcBot::with_draw`](crate::PimcBot::with_draw); every other search's independent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draw {
+    /// Each world apart from the others, as [`determinize`] draws one.
+    #[default]
+    Independent,
+    /// The other seats' hands dealt in turn from one shuffle of the unseen cards, as many
+    /// worlds' hands as it holds (a pass), then from a new shuffle; each world's stock is the
+    /// rest of the unseen cards, shuffled apart. Each world is still one that [`determinize`]
+    /// draws with the same chance, but over a pass every unseen card is in some other hand once
+    /// at most, so the cards spread over the worlds evenly instead of by chance: a mean over
+    /// the worlds is then about as close to the mean over all of them as one over three or
+    /// four times as many independent worlds (`docs/performance.md`). A view that worlds are
+    /// built from by [`determinize`] every time (a cut decision, declarations, a renuncio
+    /// claim) is drawn independently.
+    Balanced,
+}
+
+/// Worlds drawn from one view one after another, as [`Draw`] says: independent, the same
+/// worlds, from the same generator, as calls of [`determinize`], whose checks of the view run
+/// once. A play position whose view shows no declarations and no claimable card (what the
+/// position notation's `Position` holds) is checked and built by the first draw; each later
+/// draw only deals the hidden cards anew into a copy of it. Any other view is drawn by
+/// [`determinize`] every time.
 pub(crate) struct Draws<'v> {
     view: &'v View,
+    draw: Draw,
     /// The first world, when later ones may be dealt into it.
     template: Option<State>,
     pool: Vec<Card>,
+    /// Under [`Draw::Balanced`]: the pass's shuffle of the unseen cards, and where the next
+    /// world's other hands start in it.
+    pass: Vec<Card>,
+    next: usize,
 }
 
 impl<'v> Draws<'v> {
-    pub(crate) fn new(view: &'v View) -> Draws<'v> {
+    pub(crate) fn new(view: &'v View, draw: Draw) -> Draws<'v> {
         Draws {
             view,
+            draw,
             template: None,
             pool: Vec::new(),
+            pass: Vec::new(),
+            next: 0,
         }
     }
 
-    /// The next world: `determinize(rules, view, rng)`.
+    /// The next world: `determinize(rules, view, rng)`, or under [`Draw::Balanced`] the next of
+    /// the pass.
     pub(crate) fn draw(&mut self, rules: &Rules, rng: &mut Rng) -> Result<State, Error> {
         let view = self.view;
         let Some(template) = &self.template else {
             let world = determinize(rules, view, rng)?;
             if view.phase == Phase::Play && view.declared == [0, 0] && view.claimable.is_none() {
                 self.template = Some(world);
+                if self.draw == Draw::Balanced {
+                    // The first world of the pass too: this one only checked the view.
+                    return Ok(self.balanced(world, rng));
+                }
             }
             return Ok(world);
         };
+        if self.draw == Draw::Balanced {
+            return Ok(self.balanced(*template, rng));
+        }
         // `determinize`'s draw: the unseen cards shuffled, then the generator's seed.
         self.pool.clear();
         self.pool.extend(view.unseen.iter());
-        for i in (1..self.pool.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            self.pool.swap(i, j);
-        }
+        rng.shuffle(&mut self.pool);
         let seed = rng.next_u64();
         let mut hands = [CardSet::EMPTY; 4];
         let mut rest = self.pool.as_slice();
@@ -147,6 +176,41 @@ impl<'v> Draws<'v> {
         let mut world = *template;
         world.deal_hidden(hands, rest, seed);
         Ok(world)
+    }
+
+    /// A world of [`Draw::Balanced`] dealt into `template`: the other hands from the pass (a
+    /// new one if this one has too few cards left), the stock the other unseen cards shuffled.
+    fn balanced(&mut self, template: State, rng: &mut Rng) -> State {
+        let view = self.view;
+        let others = |s: usize| s != usize::from(view.seat) && s < usize::from(view.num_players);
+        let hidden: usize = (0..4)
+            .filter(|&s| others(s))
+            .map(|s| usize::from(view.hand_sizes[s]))
+            .sum();
+        if self.pass.is_empty() || self.next + hidden > self.pass.len() {
+            self.pass.clear();
+            self.pass.extend(view.unseen.iter());
+            rng.shuffle(&mut self.pass);
+            self.next = 0;
+        }
+        let mut hands = [CardSet::EMPTY; 4];
+        hands[usize::from(view.seat)] = view.hand;
+        let mut taken = CardSet::EMPTY;
+        for (s, hand) in hands.iter_mut().enumerate().filter(|&(s, _)| others(s)) {
+            let size = usize::from(view.hand_sizes[s]);
+            *hand = self.pass[self.next..self.next + size]
+                .iter()
+                .copied()
+                .collect();
+            taken |= *hand;
+            self.next += size;
+        }
+        self.pool.clear();
+        self.pool.extend((view.unseen - taken).iter());
+        rng.shuffle(&mut self.pool);
+        let mut world = template;
+        world.deal_hidden(hands, &self.pool, rng.next_u64());
+        world
     }
 }
 
@@ -268,7 +332,7 @@ mod tests {
                         let view = state.view(seat);
                         let seed = rng.next_u64();
                         let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                        let mut draws = Draws::new(&view);
+                        let mut draws = Draws::new(&view, Draw::Independent);
                         for _ in 0..4 {
                             let want = determinize(&rules, &view, &mut a).unwrap();
                             let got = draws.draw(&rules, &mut b).unwrap();
@@ -284,5 +348,108 @@ mod tests {
             }
         }
         assert!(dealt_into > 1000, "only {dealt_into} views were dealt into");
+    }
+
+    #[test]
+    fn balanced_draws_are_worlds_of_the_view_that_spread_the_unseen_cards() {
+        // Every position of random hands, from the view of each seat that has a world: each
+        // world shows the seat its view; the other hands of a pass's worlds never share a card
+        // (a pass: as many worlds as the unseen cards hold other hands' worth); a view that
+        // `Draws` cannot deal into is drawn as `determinize` draws.
+        let mut rng = Rng::new(19);
+        let mut moves = Vec::new();
+        let mut passes = 0;
+        for rules in variants() {
+            for _ in 0..10 {
+                let mut state = State::new(&rules, rng.next_u64());
+                while state.to_move().is_some() {
+                    for seat in 0..rules.num_players() {
+                        let view = state.view(seat);
+                        let seed = rng.next_u64();
+                        let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                        let mut draws = Draws::new(&view, Draw::Balanced);
+                        let hidden: usize = (0..usize::from(view.num_players))
+                            .filter(|&s| s != usize::from(seat))
+                            .map(|s| usize::from(view.hand_sizes[s]))
+                            .sum();
+                        let per_pass = match hidden {
+                            0 => 1,
+                            h => view.unseen.len() as usize / h,
+                        };
+                        let mut dealt = CardSet::EMPTY;
+                        for w in 0..2 * per_pass {
+                            let got = draws.draw(&rules, &mut b).unwrap();
+                            if draws.template.is_none() {
+                                assert_eq!(got, determinize(&rules, &view, &mut a).unwrap());
+                                continue;
+                            }
+                            assert_eq!(got.view(seat), view);
+                            if w % per_pass == 0 {
+                                dealt = CardSet::EMPTY;
+                                passes += 1;
+                            }
+                            for s in (0..rules.num_players()).filter(|&s| s != seat) {
+                                assert!((got.hand(s) & dealt).is_empty());
+                                dealt |= got.hand(s);
+                            }
+                        }
+                    }
+                    state.legal_moves(&rules, &mut moves);
+                    state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(passes > 1000, "only {passes} passes");
+    }
+
+    #[test]
+    fn a_balanced_world_is_drawn_with_determinizes_chances() {
+        // Each pair of unseen cards is in the opponent's three-card hand as often as a uniform
+        // draw puts it there (3 * 2 / (n * (n - 1)) of the worlds), within six standard
+        // deviations; and each card of the stock's first place as often (1 / n).
+        let rules = Rules::profile(Game::Chkobba, 2).unwrap();
+        // The first position of the third round, from the leader's view.
+        let mut moves = Vec::new();
+        let mut state = State::new(&rules, 5);
+        while !(state.phase() == Phase::Play && state.hand(0).len() + state.hand(1).len() == 6)
+            || state.stock().len() > 24
+        {
+            state.legal_moves(&rules, &mut moves);
+            state.apply_unchecked(&rules, moves[0]);
+        }
+        let seat = state.to_move().unwrap();
+        let view = state.view(seat);
+        let other = 1 - seat;
+        assert_eq!(view.hand_sizes[usize::from(other)], 3);
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        let n = unseen.len();
+        let worlds = 60_000;
+        let mut pairs = vec![0u32; NUM_CARDS * NUM_CARDS];
+        let mut first = [0u32; NUM_CARDS];
+        let mut draws = Draws::new(&view, Draw::Balanced);
+        let mut rng = Rng::new(23);
+        for _ in 0..worlds {
+            let world = draws.draw(&rules, &mut rng).unwrap();
+            let hand: Vec<Card> = world.hand(other).iter().collect();
+            for (i, a) in hand.iter().enumerate() {
+                for b in &hand[i + 1..] {
+                    pairs[usize::from(a.id()) * NUM_CARDS + usize::from(b.id())] += 1;
+                }
+            }
+            first[usize::from(world.stock()[0].id())] += 1;
+        }
+        let within = |count: u32, p: f64| {
+            let (mean, sd) = (worlds as f64 * p, (worlds as f64 * p * (1.0 - p)).sqrt());
+            (f64::from(count) - mean).abs() < 6.0 * sd
+        };
+        let pair = 6.0 / (n * (n - 1)) as f64;
+        for (i, a) in unseen.iter().enumerate() {
+            for b in &unseen[i + 1..] {
+                let (lo, hi) = (a.id().min(b.id()), a.id().max(b.id()));
+                let count = pairs[usize::from(lo) * NUM_CARDS + usize::from(hi)];
+                assert!(within(count, pair), "{a:?} {b:?}: {count}");
+            }
+            assert!(within(first[usize::from(a.id())], 1.0 / n as f64));
+        }
     }
 }

@@ -43,6 +43,7 @@ use crate::game::rules::Rules;
 use crate::game::score::HandScore;
 use crate::game::state::State;
 use crate::game::view::LazyView;
+use crate::game::world::Draw;
 use crate::play::bots::{Bot, BotKind, ISMCTS_ITERATIONS, PIMC_WORLDS, SeatBot};
 use crate::play::expert::{EXPERT_MODEL_BETA, ExpertModel};
 use crate::search::analysis::Horizon;
@@ -195,7 +196,9 @@ impl Player {
     /// [`ExpertModel`]; `infer=search` weighs them by the round search's own values of those
     /// moves, [`SearchModel`], several times slower), `pimc:sweep=1` (the weight of the next leader's sweep chance at the
     /// round search's horizon; the default is
-    /// [`default_sweep_weight`](crate::search::horizon::default_sweep_weight)), `pimc:ms=20`, `ismcts:iterations=1000`,
+    /// [`default_sweep_weight`](crate::search::horizon::default_sweep_weight)), `pimc:draw=independent`
+    /// (each world drawn apart from the others: `draw=balanced`, the default, spreads the unseen
+    /// cards evenly over the worlds, [`Draw`]), `pimc:ms=20`, `ismcts:iterations=1000`,
     /// `ismcts:ms=50` (`ms`: a time limit per decision, which makes the run depend on the
     /// machine's speed). The player's name is the spec as given.
     pub fn parse(spec: &str) -> Result<Player, Error> {
@@ -211,7 +214,8 @@ impl Player {
                 (BotKind::Pimc, _) => {
                     let mut bot = PimcBot::with_horizon(b.worlds, b.horizon, seed)
                         .with_evaluation(b.evaluation)
-                        .with_endgame(b.endgame.unwrap_or(true));
+                        .with_endgame(b.endgame.unwrap_or(true))
+                        .with_draw(b.draw);
                     if let Some(l) = b.limit {
                         bot = bot.with_time_limit(l);
                     }
@@ -1205,6 +1209,7 @@ struct Budget {
     beta: Option<f32>,
     endgame: Option<bool>,
     sweep: Option<f32>,
+    draw: Draw,
 }
 
 impl Budget {
@@ -1223,6 +1228,7 @@ impl Budget {
             beta: None,
             endgame: None,
             sweep: None,
+            draw: Draw::Balanced,
         };
         let mut seen: Vec<&str> = Vec::new();
         for item in budget.split(',') {
@@ -1254,30 +1260,8 @@ impl Budget {
             };
             match (kind, key) {
                 (BotKind::Pimc, "worlds") => b.worlds = count(MAX_WORLDS)?,
-                (BotKind::Pimc, "horizon") => {
-                    b.horizon = named(
-                        key,
-                        value,
-                        &[("round", Horizon::Round), ("hand", Horizon::Hand)],
-                    )?;
-                }
-                (BotKind::Pimc, "eval") => {
-                    let names = [
-                        ("equity", Evaluation::Equity),
-                        ("fitted", Evaluation::Fitted),
-                    ];
-                    b.evaluation = named(key, value, &names)?;
-                }
-                (BotKind::Pimc, "endgame") => {
-                    b.endgame = Some(named(key, value, &[("solve", true), ("round", false)])?);
-                }
-                (BotKind::Pimc, "infer") => {
-                    let names = [
-                        ("expert", Infer::Expert),
-                        ("search", Infer::Search),
-                        ("off", Infer::Off),
-                    ];
-                    b.infer = named(key, value, &names)?;
+                (BotKind::Pimc, "horizon" | "eval" | "endgame" | "draw" | "infer") => {
+                    b.choose(key, value)?;
                 }
                 (BotKind::Pimc, "beta") => b.beta = Some(number(1000.0)?),
                 (BotKind::Pimc, "sweep") => b.sweep = Some(number(10.0)?),
@@ -1289,7 +1273,7 @@ impl Budget {
                 // Python package adds a `did you mean` hint from that list.
                 (BotKind::Pimc, _) => {
                     return Err(format!(
-                        "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, ms): {key}"
+                        "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, draw, ms): {key}"
                     ));
                 }
                 (BotKind::Ismcts, _) => {
@@ -1313,6 +1297,45 @@ impl Budget {
             );
         }
         Ok(b)
+    }
+}
+
+impl Budget {
+    /// Sets a `pimc` budget key that names one of its choices (`horizon`, `eval`, `endgame`,
+    /// `draw`, `infer`) to the one `value` names, or says why not.
+    fn choose(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "horizon" => {
+                let names = [("round", Horizon::Round), ("hand", Horizon::Hand)];
+                self.horizon = named(key, value, &names)?;
+            }
+            "eval" => {
+                let names = [
+                    ("equity", Evaluation::Equity),
+                    ("fitted", Evaluation::Fitted),
+                ];
+                self.evaluation = named(key, value, &names)?;
+            }
+            "endgame" => {
+                self.endgame = Some(named(key, value, &[("solve", true), ("round", false)])?);
+            }
+            "draw" => {
+                let names = [
+                    ("balanced", Draw::Balanced),
+                    ("independent", Draw::Independent),
+                ];
+                self.draw = named(key, value, &names)?;
+            }
+            _ => {
+                let names = [
+                    ("expert", Infer::Expert),
+                    ("search", Infer::Search),
+                    ("off", Infer::Off),
+                ];
+                self.infer = named(key, value, &names)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1773,7 +1796,7 @@ mod tests {
             ("pimc:worlds=many", "got: many"),
             (
                 "pimc:iterations=3",
-                "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, ms): iterations",
+                "unknown pimc budget (expected one of worlds, horizon, endgame, eval, infer, beta, sweep, draw, ms): iterations",
             ),
             (
                 "pimc:infer=bridge",
@@ -1826,6 +1849,10 @@ mod tests {
                 "endgame is how horizon=round ends, not horizon=hand",
             ),
             ("pimc:worlds", "expected key=value, got: worlds"),
+            (
+                "pimc:draw=stratified",
+                "draw is balanced or independent, got: stratified",
+            ),
         ] {
             let e = Player::parse(spec).unwrap_err().to_string();
             assert!(e.contains(why), "{spec}: {e}");
@@ -1850,6 +1877,7 @@ mod tests {
                     .with_inference(Box::new(ExpertModel::new(3.0))),
             ),
             Box::new(PimcBot::new(2, 1).with_endgame(false)),
+            Box::new(PimcBot::new(7, 1).with_draw(Draw::Independent)),
             Box::new(
                 PimcBot::new(2, 1)
                     .with_evaluation(Evaluation::Fitted)
@@ -1868,8 +1896,9 @@ mod tests {
             "ismcts:iterations=25",
             "pimc:worlds=2,beta=3",
             "pimc:worlds=2,eval=equity,infer=off,endgame=round",
+            "pimc:worlds=7,eval=equity,infer=off,draw=independent",
             "pimc:worlds=2,infer=search",
-            "pimc:worlds=100,eval=fitted,infer=expert,beta=8,endgame=solve",
+            "pimc:worlds=100,eval=fitted,infer=expert,beta=8,endgame=solve,draw=balanced",
         ]
         .iter()
         .map(|s| Player::parse(s).unwrap().build(1))

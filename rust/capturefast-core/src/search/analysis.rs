@@ -11,7 +11,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::View;
-use crate::game::world::{Draws, is_open};
+use crate::game::world::{Draw, Draws, is_open};
 use crate::search::horizon::{RoundSearch, max_plies, plays_left_in_round};
 use crate::search::infer::Inference;
 use crate::search::solver::{Interrupt, Solver};
@@ -143,8 +143,7 @@ pub(crate) fn analyze_until(
     let sums = world_sums(
         rules,
         view,
-        worlds,
-        seed,
+        (worlds, seed, Draw::Independent),
         interrupt,
         weigh.as_mut().map(|f| f as &mut WeighWorld),
         &mut |world, legal, first, values| {
@@ -276,8 +275,7 @@ pub(crate) const DRAWS_PER_WORLD: u32 = 3;
 pub(crate) fn world_sums(
     rules: &Rules,
     view: &View,
-    worlds: u32,
-    seed: u64,
+    (worlds, seed, draw): (u32, u64, Draw),
     interrupt: &Interrupt,
     weigh: Option<&mut WeighWorld>,
     value_world: &mut ValueWorld,
@@ -306,7 +304,7 @@ pub(crate) fn world_sums(
     };
     // The worlds to search, each with the number of times it counts.
     let mut picked: Vec<(State, u32)> = Vec::new();
-    let mut sampler = Draws::new(view);
+    let mut sampler = Draws::new(view, draw);
     if let Some(weigh) = weigh.filter(|_| !open) {
         let n_draws = worlds.saturating_mul(DRAWS_PER_WORLD);
         let mut drawn = Vec::with_capacity(n_draws as usize);
@@ -323,7 +321,14 @@ pub(crate) fn world_sums(
         }
         if total <= 0.0 {
             // Every draw contradicted what was seen (a model that rules out the truth).
-            return world_sums(rules, view, worlds, seed, interrupt, None, value_world);
+            return world_sums(
+                rules,
+                view,
+                (worlds, seed, draw),
+                interrupt,
+                None,
+                value_world,
+            );
         }
         // Systematic resampling: the k-th pick is where (k + u) / worlds of the total
         // weight falls.
@@ -524,8 +529,7 @@ mod tests {
             let sums = world_sums(
                 &rules,
                 &view,
-                10,
-                7,
+                (10, 7, Draw::Independent),
                 &due_now(due),
                 Some(&mut weigh),
                 &mut |_, moves, _, out| {
@@ -573,8 +577,7 @@ mod tests {
         let sums = world_sums(
             &rules,
             &view,
-            10,
-            5,
+            (10, 5, Draw::Independent),
             &interrupt,
             None,
             &mut |w, l, first, v| {

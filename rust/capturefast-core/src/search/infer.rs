@@ -22,7 +22,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::{Phase, State};
 use crate::game::view::View;
-use crate::game::world::Draws;
+use crate::game::world::{Draw, Draws};
 use crate::search::horizon::{Evaluation, RoundSearch};
 
 /// How a player chooses, as a chance per legal move: the model of the other seats' play that
@@ -277,7 +277,7 @@ impl PlayModel for SearchModel {
         self.sums.clear();
         self.sums.resize(legal.len(), 0.0);
         let mut drawn = 0u32;
-        let mut worlds = Draws::new(view);
+        let mut worlds = Draws::new(view, Draw::Independent);
         for _ in 0..SEARCH_MODEL_WORLDS {
             // The mover's view always has a world (it is the mover's turn); if not, no draw.
             let Ok(world) = worlds.draw(rules, &mut self.rng) else {

@@ -34,7 +34,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::view::LazyView;
-use crate::game::world::Draws;
+use crate::game::world::{Draw, Draws};
 use crate::search::solver::Interrupt;
 
 /// Iterations per decision of the built-in `ismcts` bot: 4000 beat `expert` in all three games
@@ -290,7 +290,7 @@ impl IsmctsBot {
         self.nodes.push(Node::new(legal[0]));
         let interrupt = self.interrupt.clone().with_time_limit(self.time_limit);
         let mut done = 0;
-        let mut draws = Draws::new(view);
+        let mut draws = Draws::new(view, Draw::Independent);
         while done < self.iterations {
             if done > 0 && done % CLOCK_EVERY == 0 && interrupt.due() {
                 self.stopped = true;

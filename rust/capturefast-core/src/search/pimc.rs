@@ -10,7 +10,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::state::Phase;
 use crate::game::view::{LazyView, View};
-use crate::game::world::is_open;
+use crate::game::world::{Draw, is_open};
 use crate::search::analysis::{Fallback, Horizon, WeighWorld, search_world, world_sums};
 use crate::search::horizon::{Evaluation, RoundSearch};
 use crate::search::infer::{Inference, PlayModel};
@@ -34,6 +34,7 @@ pub struct PimcBot {
     worlds: u32,
     horizon: Horizon,
     endgame: bool,
+    draw: Draw,
     time_limit: Option<Duration>,
     /// What else ends a decision early ([`PimcBot::set_interrupt`]).
     interrupt: Interrupt,
@@ -58,6 +59,7 @@ impl PimcBot {
             worlds: worlds.max(1),
             horizon,
             endgame: true,
+            draw: Draw::Balanced,
             time_limit: None,
             interrupt: Interrupt::default(),
             stopped: false,
@@ -94,6 +96,13 @@ impl PimcBot {
     /// the others (`false`).
     pub fn with_endgame(mut self, endgame: bool) -> PimcBot {
         self.endgame = endgame;
+        self
+    }
+
+    /// How the worlds are drawn: [`Draw::Balanced`] (the default) or each apart
+    /// ([`Draw::Independent`]).
+    pub fn with_draw(mut self, draw: Draw) -> PimcBot {
+        self.draw = draw;
         self
     }
 
@@ -169,8 +178,7 @@ impl PimcBot {
         let sums = world_sums(
             rules,
             view,
-            self.worlds,
-            seed,
+            (self.worlds, seed, self.draw),
             &interrupt,
             weigh.as_mut().map(|f| f as &mut WeighWorld),
             &mut |w, l, first, v| {
