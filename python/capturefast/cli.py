@@ -565,7 +565,7 @@ def _common(s: argparse.ArgumentParser, *, game_all: bool) -> None:
         f"bots: {names}; also pimc and ismcts (milliseconds a move), optionally with a "
         "budget: pimc:worlds=400, pimc:worlds=50,horizon=hand, pimc:eval=equity, pimc:infer=off, "
         "pimc:infer=search, pimc:beta=4, pimc:endgame=round, pimc:sweep=1, "
-        "ismcts:iterations=1000,ms=50"
+        "pimc:draw=independent, ismcts:iterations=1000,ms=50"
     )
 
 

@@ -23,7 +23,9 @@ Bots:
     ``pimc:worlds=50,horizon=hand`` (solve each world to the end of the hand instead of the
     round), ``pimc:eval=equity`` (value the round's end by the hand-made equity instead of the
     tables fitted from the engine's own hands), ``pimc:infer=off`` (draw worlds uniformly instead of
-    weighing them by the others' moves this round), ``pimc:infer=search`` (weigh them by the
+    weighing them by the others' moves this round), ``pimc:draw=independent`` (draw each world
+    apart from the others instead of spreading the unseen cards evenly over them),
+    ``pimc:infer=search`` (weigh them by the
     round search's own values of those moves instead of the softened ``expert``'s: several times
     slower), ``pimc:endgame=round`` (search the
     second-to-last round of a 2-player hand to the round's end instead of solving it to the
