@@ -4,8 +4,8 @@
 //! quoted in the doc comments are those of `cargo test --release`.
 
 use capturefast_core::{
-    Bot, BotKind, Game, Horizon, LazyView, Move, OptionValue, Options, PimcBot, Rng, Rules, Solver,
-    State, View, analyze, analyze_to, determinize, is_open, solver_shortcuts_exact,
+    Bot, BotKind, Draw, Game, Horizon, LazyView, Move, OptionValue, Options, PimcBot, Rng, Rules,
+    Solver, State, View, analyze, analyze_to, determinize, is_open, solver_shortcuts_exact,
 };
 
 mod common;
@@ -620,7 +620,7 @@ fn analyze_a_hidden_view_averages_worlds() {
 
 /// The `pimc` bot plays a move of best mean in `analyze_to` with the round horizon (the hand
 /// horizon where it solves the endgame), over the same worlds (the bot draws its worlds' seed
-/// first from its generator).
+/// first from its generator, and draws them independently, as `analyze_to` does).
 #[test]
 fn pimc_plays_the_best_move_of_its_analysis() {
     let mut solver = Solver::new(1 << 10);
@@ -645,7 +645,11 @@ fn pimc_plays_the_best_move_of_its_analysis() {
             let rows = analyze_to(&rules, &view, 10, worlds_seed, horizon, &mut solver);
             let rows = rows.unwrap();
             let best = rows.iter().map(|r| r.1).fold(f64::MIN, f64::max);
-            let mv = PimcBot::new(10, i).choose(&rules, &LazyView::from(&view), &legal);
+            let mv = PimcBot::new(10, i).with_draw(Draw::Independent).choose(
+                &rules,
+                &LazyView::from(&view),
+                &legal,
+            );
             let chosen = rows.iter().find(|r| r.0 == mv).unwrap();
             assert!(
                 chosen.1 >= best - 1e-9,
