@@ -316,37 +316,45 @@ mod tests {
         all
     }
 
-    #[test]
-    fn draws_are_the_worlds_determinize_draws() {
-        // Every position of random hands (cut decisions, declarations and claims among them),
-        // from the view of each seat that has a world: the same worlds in the same order,
-        // field for field and byte for byte.
-        let mut rng = Rng::new(17);
+    /// Calls `f` with the view of each seat at every position of `hands` random hands of each
+    /// of [`variants`] (cut decisions, declarations and claims among them), and a seed for it,
+    /// all drawn from `seed`.
+    fn each_view(seed: u64, hands: usize, mut f: impl FnMut(&Rules, &View, u64)) {
+        let mut rng = Rng::new(seed);
         let mut moves = Vec::new();
-        let mut dealt_into = 0;
         for rules in variants() {
-            for _ in 0..20 {
+            for _ in 0..hands {
                 let mut state = State::new(&rules, rng.next_u64());
                 while state.to_move().is_some() {
                     for seat in 0..rules.num_players() {
                         let view = state.view(seat);
-                        let seed = rng.next_u64();
-                        let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                        let mut draws = Draws::new(&view, Draw::Independent);
-                        for _ in 0..4 {
-                            let want = determinize(&rules, &view, &mut a).unwrap();
-                            let got = draws.draw(&rules, &mut b).unwrap();
-                            assert_eq!(got, want);
-                            assert_eq!(got.encode(&rules), want.encode(&rules));
-                        }
-                        dealt_into += usize::from(draws.template.is_some());
-                        assert_eq!(a.next_u64(), b.next_u64());
+                        f(&rules, &view, rng.next_u64());
                     }
                     state.legal_moves(&rules, &mut moves);
                     state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
                 }
             }
         }
+    }
+
+    #[test]
+    fn draws_are_the_worlds_determinize_draws() {
+        // Every position of random hands (cut decisions, declarations and claims among them),
+        // from the view of each seat that has a world: the same worlds in the same order,
+        // field for field and byte for byte.
+        let mut dealt_into = 0;
+        each_view(17, 20, |rules, view, seed| {
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            let mut draws = Draws::new(view, Draw::Independent);
+            for _ in 0..4 {
+                let want = determinize(rules, view, &mut a).unwrap();
+                let got = draws.draw(rules, &mut b).unwrap();
+                assert_eq!(got, want);
+                assert_eq!(got.encode(rules), want.encode(rules));
+            }
+            dealt_into += usize::from(draws.template.is_some());
+            assert_eq!(a.next_u64(), b.next_u64());
+        });
         assert!(dealt_into > 1000, "only {dealt_into} views were dealt into");
     }
 
@@ -356,49 +364,37 @@ mod tests {
         // world shows the seat its view; the other hands of a pass's worlds never share a card
         // (a pass: as many worlds as the unseen cards hold other hands' worth); a view that
         // `Draws` cannot deal into is drawn as `determinize` draws.
-        let mut rng = Rng::new(19);
-        let mut moves = Vec::new();
         let mut passes = 0;
-        for rules in variants() {
-            for _ in 0..10 {
-                let mut state = State::new(&rules, rng.next_u64());
-                while state.to_move().is_some() {
-                    for seat in 0..rules.num_players() {
-                        let view = state.view(seat);
-                        let seed = rng.next_u64();
-                        let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                        let mut draws = Draws::new(&view, Draw::Balanced);
-                        let hidden: usize = (0..usize::from(view.num_players))
-                            .filter(|&s| s != usize::from(seat))
-                            .map(|s| usize::from(view.hand_sizes[s]))
-                            .sum();
-                        let per_pass = match hidden {
-                            0 => 1,
-                            h => view.unseen.len() as usize / h,
-                        };
-                        let mut dealt = CardSet::EMPTY;
-                        for w in 0..2 * per_pass {
-                            let got = draws.draw(&rules, &mut b).unwrap();
-                            if draws.template.is_none() {
-                                assert_eq!(got, determinize(&rules, &view, &mut a).unwrap());
-                                continue;
-                            }
-                            assert_eq!(got.view(seat), view);
-                            if w % per_pass == 0 {
-                                dealt = CardSet::EMPTY;
-                                passes += 1;
-                            }
-                            for s in (0..rules.num_players()).filter(|&s| s != seat) {
-                                assert!((got.hand(s) & dealt).is_empty());
-                                dealt |= got.hand(s);
-                            }
-                        }
-                    }
-                    state.legal_moves(&rules, &mut moves);
-                    state.apply_unchecked(&rules, moves[rng.below(moves.len() as u64) as usize]);
+        each_view(19, 10, |rules, view, seed| {
+            let seat = view.seat;
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            let mut draws = Draws::new(view, Draw::Balanced);
+            let hidden: usize = (0..usize::from(view.num_players))
+                .filter(|&s| s != usize::from(seat))
+                .map(|s| usize::from(view.hand_sizes[s]))
+                .sum();
+            let per_pass = match hidden {
+                0 => 1,
+                h => view.unseen.len() as usize / h,
+            };
+            let mut dealt = CardSet::EMPTY;
+            for w in 0..2 * per_pass {
+                let got = draws.draw(rules, &mut b).unwrap();
+                if draws.template.is_none() {
+                    assert_eq!(got, determinize(rules, view, &mut a).unwrap());
+                    continue;
+                }
+                assert_eq!(got.view(seat), *view);
+                if w % per_pass == 0 {
+                    dealt = CardSet::EMPTY;
+                    passes += 1;
+                }
+                for s in (0..rules.num_players()).filter(|&s| s != seat) {
+                    assert!((got.hand(s) & dealt).is_empty());
+                    dealt |= got.hand(s);
                 }
             }
-        }
+        });
         assert!(passes > 1000, "only {passes} passes");
     }
 

@@ -290,8 +290,7 @@ pub(crate) fn world_sums(
             let now = Instant::now();
             now + d.saturating_duration_since(now) / 2
         }),
-        node_end: None,
-        ..interrupt.clone()
+        ..interrupt.clone().without_nodes()
     };
     let mut out = WorldSums {
         worlds: 0,

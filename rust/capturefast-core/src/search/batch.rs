@@ -58,10 +58,7 @@ fn not_begun() -> Error {
 /// `interrupt` for the items of a batch: its node budget, a count of one solver's nodes, means
 /// nothing to solvers on several threads.
 fn for_items(interrupt: &Interrupt) -> Interrupt {
-    Interrupt {
-        node_end: None,
-        ..interrupt.clone()
-    }
+    interrupt.clone().without_nodes()
 }
 
 /// The exact value of each position for its side to move ([`Solver::value`]), on `threads`

@@ -134,10 +134,7 @@ impl IsmctsBot {
     /// or its deadline passed, whichever comes first with the time limit), as the time limit
     /// does (after at least one iteration). Its node budget is not read.
     pub fn set_interrupt(&mut self, interrupt: Interrupt) {
-        self.interrupt = Interrupt {
-            node_end: None,
-            ..interrupt
-        };
+        self.interrupt = interrupt.without_nodes();
     }
 
     /// Whether the last decision was ended early, by the time limit or the interrupt, before

@@ -141,10 +141,7 @@ impl PimcBot {
     /// or its deadline passed, whichever comes first with the time limit), as the time limit
     /// does. Its node budget is not read: the bot's solves are its own.
     pub fn set_interrupt(&mut self, interrupt: Interrupt) {
-        self.interrupt = Interrupt {
-            node_end: None,
-            ..interrupt
-        };
+        self.interrupt = interrupt.without_nodes();
     }
 
     /// Whether the last decision was ended early, by the time limit or the interrupt: fewer

@@ -294,6 +294,16 @@ impl Interrupt {
         self
     }
 
+    /// This interrupt without its node budget: for solves not of the solver it counts (a
+    /// bot's own, a batch's on several threads, the weighing of worlds).
+    #[must_use]
+    pub fn without_nodes(self) -> Interrupt {
+        Interrupt {
+            node_end: None,
+            ..self
+        }
+    }
+
     /// This interrupt, also due once `limit` has passed from now (the earlier of the two
     /// deadlines; `None`: no other).
     #[must_use]
