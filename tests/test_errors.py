@@ -650,7 +650,7 @@ def test_rules_input_checks() -> None:
 
 # --------------------------------------------------------------------------- bytes
 
-# The encoding (rust/capturefast-core/src/state.rs, State::encode): 10 header bytes
+# The encoding (rust/capturefast-core/src/game/state/encode.rs, State::encode): 10 header bytes
 # [version, players, dealer, to_move, last_capturer, phase, cut_card, winner, deck_pos, game]
 # (game: 0 scopa, 1 escoba, 2 chkobba), then
 # 7 little-endian u64 card masks (hands 0-3, table, pile 0, pile 1), the 40-card deck, 2 sweep
