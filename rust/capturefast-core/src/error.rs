@@ -50,6 +50,53 @@ pub enum Error {
         /// Why it was refused, the offending value last.
         why: String,
     },
+    /// A game record (`docs/records.md`) refused where it is at fault: rendered
+    /// `game 2, hand 1, move 4 (line 11): why`, each part that is known.
+    #[error("{}", record_text(*.game, *.line, *.hand, *.ply, .why))]
+    Record {
+        /// Why it was refused, the offending value last.
+        why: String,
+        /// The game of a file, from 0 (none when one game is read).
+        game: Option<usize>,
+        /// The line, from 1.
+        line: Option<usize>,
+        /// The hand, from 0, for a fault in a deal or a move.
+        hand: Option<usize>,
+        /// The move of the hand, from 0, for a fault in a move.
+        ply: Option<usize>,
+    },
+}
+
+/// The text of [`Error::Record`]: where, counted from 1 as a person counts, then why.
+fn record_text(
+    game: Option<usize>,
+    line: Option<usize>,
+    hand: Option<usize>,
+    ply: Option<usize>,
+    why: &str,
+) -> String {
+    let mut s = String::new();
+    if let Some(g) = game {
+        let _ = write!(s, "game {}, ", g + 1);
+    }
+    match (hand, line) {
+        (Some(h), _) => {
+            let _ = write!(s, "hand {}", h + 1);
+            if let Some(p) = ply {
+                let _ = write!(s, ", move {}", p + 1);
+            }
+            if let Some(l) = line {
+                let _ = write!(s, " (line {l})");
+            }
+            s.push_str(": ");
+        }
+        (None, Some(l)) => {
+            let _ = write!(s, "line {l}: ");
+        }
+        (None, None) => {}
+    }
+    let _ = write!(s, "{}", Shown(why));
+    s
 }
 
 /// Text shown with its control characters (NUL, escape, line breaks, DEL, C1) written as `\xNN`,

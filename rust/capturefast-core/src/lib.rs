@@ -27,9 +27,11 @@ pub use game::action::{Move, MoveKind};
 pub use game::capture::{Opening, TableIndex};
 pub use game::card::{Card, NUM_CARDS, NUM_RANKS, NUM_SUITS, Rank, Suit};
 pub use game::cardset::{CardSet, CardSetIter};
+pub use game::history::{GameView, Hand, Ply, Seen};
 pub use game::notation::{STATE_FIELDS, VIEW_FIELDS, rules_text};
 pub use game::perft::{perft, perft_divide};
 pub use game::presets::{PRESETS, Preset, Setting};
+pub use game::record::RecordReader;
 pub use game::rng::Rng;
 pub use game::rules::{
     Bermila, CaptureMode, Deal, Deck, Direction, FaceValues, Game, HAND_SIZE, LastPlaySweep,
