@@ -15,6 +15,7 @@ pyo3::import_exception!(capturefast.errors, DecodeError);
 pyo3::import_exception!(capturefast.errors, PositionError);
 pyo3::import_exception!(capturefast.errors, NotationError);
 pyo3::import_exception!(capturefast.errors, StoppedError);
+pyo3::import_exception!(capturefast.errors, RecordError);
 
 /// A core error on its way to Python (the orphan rule forbids `From<CoreError> for PyErr`).
 pub struct Error(pub CoreError);
@@ -47,6 +48,21 @@ impl From<Error> for PyErr {
                     set.map_or_else(|e| e, |()| err)
                 })
             }
+            CoreError::Record {
+                game,
+                line,
+                hand,
+                ply,
+                ..
+            } => Python::attach(|py| {
+                // Where it is, as attributes (`RecordError`'s own), for programs to point at.
+                let err = RecordError::new_err(msg);
+                let value = err.value(py);
+                let set = [("game", game), ("line", line), ("hand", hand), ("ply", ply)]
+                    .into_iter()
+                    .try_for_each(|(name, v)| value.setattr(name, v));
+                set.map_or_else(|e| e, |()| err)
+            }),
         }
     }
 }
