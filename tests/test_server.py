@@ -339,6 +339,45 @@ def test_malformed_bodies(base: str) -> None:
     assert r.json()["error"].startswith("the body is not JSON at character 13"), r.text
 
 
+@pytest.mark.parametrize(
+    ("path", "raw", "where"),
+    [
+        ("/legal", rb'{"position": {"notation": "\ud800"}}', "position.notation"),
+        ("/legal", rb'{"position": {"deal": {"seed": 1}}, "moves": ["\udfff"]}', "moves.0"),
+        (
+            "/legal",
+            rb'{"rules": {"preset": "x\ud83d"}, "position": {"notation": "-"}}',
+            "rules.preset",
+        ),
+        ("/legal", rb'{"rules": {"preset": "scopa", "options": {"\udc00": 1}}}', "rules.options"),
+        (
+            "/legal",
+            rb'{"rules": {"preset": "scopa", "options": {"a": "\ud800"}}}',
+            "rules.options.a",
+        ),
+        ("/move", rb'{"position": {"deal": {"seed": 1}}, "bot": "\ud800"}', "bot"),
+        ("/analyze", rb'{"position": {"deal": {"seed": 1}}, "horizon": "\ud800"}', "horizon"),
+        ("/simulate", rb'{"\ud800": 1}', "body"),
+    ],
+)
+def test_a_lone_surrogate_anywhere_is_a_400_naming_where(
+    base: str, path: str, raw: bytes, where: str
+) -> None:
+    # A JSON escape of half a surrogate pair parses to a str no reply can encode: refused at
+    # the door, before any field is read, with the escape written in ASCII.
+    r = httpx.post(base + path, content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    message = r.json()["error"]
+    assert message.startswith(where + ": ") and "lone surrogate" in message, message
+    # A whole pair is one character, and reads as any other text does.
+    pair = httpx.post(
+        base + "/legal",
+        content=rb'{"rules": {"preset": "\ud83d\ude00"}, "position": {"deal": {"seed": 1}}}',
+        headers={"content-type": "application/json"},
+    )
+    assert pair.status_code in (400, 422) and "surrogate" not in pair.text, pair.text
+
+
 def test_the_frameworks_own_refusals_are_errors_like_the_others(base: str) -> None:
     # JSON too deeply nested for the parser, under the size limit: malformed JSON.
     deep = b"[" * 30000 + b"]" * 30000

@@ -250,6 +250,11 @@ class _BodyLimit:
             if len(body) > self.limit:
                 await _too_large(self.limit, send)
                 return
+        lone = _lone_surrogate(body)
+        if lone is not None:
+            response = JSONResponse({"error": lone}, status_code=400)
+            await response({"type": "http"}, _no_body, send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -260,6 +265,37 @@ class _BodyLimit:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+def _lone_surrogate(body: bytes) -> str | None:
+    """Why a JSON `body` is refused at the door if one of its strings or keys holds a lone
+    surrogate (a `\\ud800` escape without its pair), which is no character and which no reply
+    could repeat: the message names where, with the escape spelled in ASCII."""
+    if b"\\u" not in body and b"\\U" not in body:
+        return None  # UTF-8 bytes cannot spell a surrogate: only an escape can
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # the app's own parse refuses it, with its own message
+    stack: list[tuple[object, tuple[str, ...]]] = [(doc, ())]
+    while stack:
+        value, path = stack.pop()
+        texts: list[tuple[str, tuple[str, ...]]] = []
+        if isinstance(value, str):
+            texts.append((value, path))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                texts.append((key, path))
+                stack.append((item, (*path, key.encode("ascii", "backslashreplace").decode())))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, str(i))) for i, item in enumerate(value))
+        for text, where in texts:
+            bad = next((c for c in text if "\ud800" <= c <= "\udfff"), None)
+            if bad is not None:
+                at = ".".join(where) or "body"
+                why = "the text holds a lone surrogate, which is not a character"
+                return f"{at}: {why}: \\u{ord(bad):04x}"
+    return None
 
 
 async def _too_large(limit: int, send: Send) -> None:
